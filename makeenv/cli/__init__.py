@@ -1,0 +1,15 @@
+"""Command line: ``makeenv list | run | check | new | match | play``.
+
+Each family registers its commands in its own module; this package only puts them together.
+"""
+
+from makeenv.cli.app import app
+from makeenv.cli import array_commands, match_command, play_command  # noqa: F401  (registers commands)
+
+
+def main() -> None:
+    """Entry point of the ``makeenv`` console script."""
+    app()
+
+
+__all__ = ["app", "main"]

@@ -1,0 +1,98 @@
+"""Names and ids of the built-in environments, and how to build each one.
+
+An entry says which family a game belongs to (``array`` or ``text``), where its code lives and
+which keyword arguments its variant sets. ``make`` turns a name into a ready environment; it also
+accepts a user's own array game as an importable module path or a folder path.
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+import os
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Kind = Literal["array", "text"]
+
+
+@dataclass(frozen=True)
+class EnvSpec:
+    """How to build one registered environment."""
+
+    id: str
+    kind: Kind
+    entry_point: str  # "package.module" for array games, "package.module:Class" for text games
+    kwargs: dict[str, Any] = field(default_factory=dict)
+    description: str = ""
+
+
+REGISTRY: dict[str, EnvSpec] = {}
+
+
+def register(spec: EnvSpec) -> None:
+    """Add an environment to the registry (later registrations replace earlier ones)."""
+    REGISTRY[spec.id] = spec
+
+
+register(EnvSpec(
+    id="RockPaperScissors",
+    kind="array",
+    entry_point="makeenv.games.rock_paper_scissors",
+    description="Two players pick scissors, rock or paper; a tie replays the round (array env).",
+))
+register(EnvSpec(
+    id="ScenarioPlanning-v0",
+    kind="text",
+    entry_point="makeenv.games.scenario_planning:ScenarioPlanningEnv",
+    kwargs={"jury_size": 11, "jury_class": "makeenv.text.jury:OpenRouterJury"},
+    description="Two players write survival strategies for one scenario; a jury of LLMs votes (text env).",
+))
+
+
+def list_envs() -> list[str]:
+    """The ids of every registered environment, sorted."""
+    return sorted(REGISTRY)
+
+
+def resolve_object(path: str) -> Any:
+    """Import ``"package.module:Name"`` (or a plain module path) and return the object."""
+    module_name, _, attribute = path.partition(":")
+    module = importlib.import_module(module_name)
+    return getattr(module, attribute) if attribute else module
+
+
+def _looks_like_user_game(name: str) -> bool:
+    return os.path.isdir(name) or name.endswith(".py") or ("." in name and " " not in name)
+
+
+def make(name: str, **kwargs: Any) -> Any:
+    """Build an environment by registered id, importable module path or folder path.
+
+    Keyword arguments override the registered variant's defaults (text envs) and are passed to
+    the environment's constructor.
+    """
+    if not isinstance(name, str) or not name:
+        raise TypeError(f"makeenv.make: expected an environment name as a non-empty str, got {name!r}")
+    spec = REGISTRY.get(name)
+    if spec is None:
+        if _looks_like_user_game(name):
+            from makeenv.array.contract import load_array_env
+
+            return load_array_env(name, **kwargs)
+        close = difflib.get_close_matches(name, list_envs(), n=1, cutoff=0.5)
+        hint = f" Did you mean {close[0]!r}?" if close else ""
+        raise ValueError(
+            f"makeenv.make: unknown environment {name!r}.{hint} Registered environments: "
+            f"{', '.join(list_envs())}. A game of your own can be passed as an importable module "
+            "path (my_games.tictactoe) or a folder path (./tictactoe)."
+        )
+    if spec.kind == "array":
+        from makeenv.array.contract import load_array_env
+
+        return load_array_env(spec.entry_point, name=spec.id, **kwargs)
+    env_class = resolve_object(spec.entry_point)
+    options = {**spec.kwargs, **kwargs}
+    env = env_class(**options)
+    env.env_id = spec.id
+    return env
