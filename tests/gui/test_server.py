@@ -1,0 +1,302 @@
+"""The GUI server's JSON API, over real HTTP to uvicorn on 127.0.0.1 (no browser)."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from typing import Any
+
+import httpx
+import pytest
+
+from makeenv.gui.server import ServerThread, create_app
+from tests.gui.conftest import OPPONENT_TEXT, make_test_jury_class, opponent_agent
+
+
+@pytest.fixture()
+def client(rps_server: Any) -> Any:
+    with httpx.Client(base_url=rps_server.url, timeout=30) as c:
+        yield c
+
+
+def play_to_end(client: httpx.Client, session: dict[str, Any], choice: int = 1) -> dict[str, Any]:
+    """Play ``choice`` in every choice phase and Confirm otherwise, until the game is over."""
+    sid = session["session_id"]
+    for _ in range(1000):
+        if session["status"] != "your_turn":
+            return session
+        labels = {a["action"]: a["label"] for a in session["valid_actions"]}
+        action = choice if choice in labels else next(iter(labels))
+        response = client.post(f"/api/sessions/{sid}/actions", json={"action": action})
+        assert response.status_code == 200, response.text
+        session = response.json()
+    raise AssertionError("the game did not end")
+
+
+# ---------------------------------------------------------------- array games
+
+def test_info_describes_the_game_and_its_guide(client, rps_env):
+    info = client.get("/api/info").json()
+    assert info["kind"] == "array" and info["game"] == "RockPaperScissors"
+    assert [a["label"] for a in info["actions"]] == ["Scissors", "Rock", "Paper", "Confirm"]
+    assert info["levels"] == [0, 1, 2] and info["default_level"] == 1
+    assert info["modes"] == ["play", "watch"]
+    assert info["readme"] == rps_env.readme  # the game's README.md: rules and layout tables
+
+
+def test_a_whole_game_over_http_and_its_history_download(client):
+    session = client.post("/api/sessions", json={"mode": "play", "level": 1, "seat": 0}).json()
+    assert session["status"] == "your_turn" and session["seat"] == 0
+    assert [a["label"] for a in session["valid_actions"]] == ["Scissors", "Rock", "Paper"]
+    assert session["frame"]["image"].startswith("data:image/svg+xml;base64,")
+    end = play_to_end(client, session, choice=2)
+    assert end["status"] == "ended" and end["valid_actions"] == []
+    assert end["result"]["outcome"] in {"win", "loss", "draw"}
+    assert end["result"]["reward"] == (1 if end["result"]["outcome"] == "win" else 0)
+
+    response = client.get(f"/api/sessions/{end['session_id']}/history")
+    assert response.status_code == 200
+    assert response.headers["content-disposition"].startswith('attachment; filename="RockPaperScissors-')
+    record = json.loads(response.content)
+    assert len(record["states"]) == end["length"] >= 5
+    assert record["result"] == end["result"]
+    mine = [s["action"] for s in record["states"] if s["actor"] == 0]
+    assert mine and set(mine) <= {2, 3}  # every move of the human seat is in the record
+    assert all(s["env"] is not None for s in record["states"])  # everything revealed at the end
+    assert all(len(s["state"]) == 11 for s in record["states"])
+
+
+def test_the_opponents_hidden_move_is_not_leaked_while_playing(client):
+    # Seat 1: the bot (player 0) chooses first; the person must not learn its choice.
+    session = client.post("/api/sessions", json={"level": 0, "seat": 1}).json()
+    frame = session["frame"]
+    assert frame["actor"] == 0 and frame["action"] is None and frame["action_label"] is None
+    assert frame["caption"] == "Bot 0 (level 0) moved." and frame["env"] is None
+    assert frame["state"][3:6] == [0, 0, 0]  # the state shows no opponent choice yet
+    history = client.get(f"/api/sessions/{session['session_id']}/history").json()
+    assert all(s["env"] is None for s in history["states"]) and history["states"][1]["action"] is None
+
+
+@pytest.mark.parametrize("body, message", [
+    ({"action": 3}, "3 (Confirm) is not valid now"),
+    ({"action": 9}, "out of range 0..3"),
+    ({"action": -1}, "out of range 0..3"),
+    ({"action": "Rock"}, "not an integer action"),
+    ({"action": 1.5}, "not an integer action"),
+    ({"action": True}, "not an integer action"),
+    ({"action": None}, "not an integer action"),
+    ({}, 'send {"action": ...}'),
+    ([1], "expected a JSON object"),
+])
+def test_invalid_actions_get_400_with_a_message(client, body, message):
+    sid = client.post("/api/sessions", json={"seat": 0}).json()["session_id"]
+    response = client.post(f"/api/sessions/{sid}/actions", json=body)
+    assert response.status_code == 400
+    assert message in response.json()["error"]
+    if "valid now" in message or "range" in message:
+        assert "valid actions now: 0 Scissors, 1 Rock, 2 Paper" in response.json()["error"]
+
+
+def test_malformed_requests_get_400(client):
+    response = client.post("/api/sessions", content=b"{not json", headers={"Content-Type": "application/json"})
+    assert response.status_code == 400 and "error" in response.json()
+    assert client.post("/api/sessions", json={"level": 7}).status_code == 400
+    assert "levels [0, 1, 2]" in client.post("/api/sessions", json={"level": 7}).json()["error"]
+    assert "mode" in client.post("/api/sessions", json={"mode": "fly"}).json()["error"]
+    assert client.post("/api/sessions", json={"seat": 2}).status_code == 400
+    assert "unknown field" in client.post("/api/sessions", json={"path": "/etc/passwd"}).json()["error"]
+
+
+def test_actions_after_the_end_and_in_a_watched_game_get_400(client):
+    end = play_to_end(client, client.post("/api/sessions", json={"seat": 0}).json())
+    response = client.post(f"/api/sessions/{end['session_id']}/actions", json={"action": 3})
+    assert response.status_code == 400 and "game is over" in response.json()["error"]
+    watched = client.post("/api/sessions", json={"mode": "watch"}).json()
+    response = client.post(f"/api/sessions/{watched['session_id']}/actions", json={"action": 1})
+    assert response.status_code == 400 and "watched game" in response.json()["error"]
+
+
+def test_unknown_sessions_and_states_get_404(client):
+    for method, path in [("GET", "/api/sessions/nope"), ("POST", "/api/sessions/nope/actions"),
+                         ("GET", "/api/sessions/nope/history"), ("GET", "/api/sessions/nope/frames/0"),
+                         ("DELETE", "/api/sessions/nope")]:
+        response = client.request(method, path, json={"action": 1} if method == "POST" else None)
+        assert response.status_code == 404, (method, path)
+        assert "Unknown session" in response.json()["error"]
+    sid = client.post("/api/sessions", json={}).json()["session_id"]
+    response = client.get(f"/api/sessions/{sid}/frames/99")
+    assert response.status_code == 404 and "states 0.." in response.json()["error"]
+    assert client.delete(f"/api/sessions/{sid}").status_code == 200
+    assert client.get(f"/api/sessions/{sid}").status_code == 404
+
+
+def test_watch_mode_records_a_whole_game_of_the_agent(client):
+    watched = client.post("/api/sessions", json={"mode": "watch", "level": 0}).json()
+    assert watched["status"] == "ended" and watched["mode"] == "watch"
+    assert watched["seat_names"][watched["seat"]] == "Agent (level-2 bot)"
+    n = watched["length"]
+    assert n >= 5 and (n - 1) % 4 == 0  # 4 moves per round: two choices, two confirmations
+    frames = [client.get(f"/api/sessions/{watched['session_id']}/frames/{i}").json() for i in range(n)]
+    assert frames[0]["caption"] == "Start of the game." and frames[0]["actor"] is None
+    assert all(f["action_label"] for f in frames[1:])  # a spectator sees every move
+    assert frames[-1]["ended"] == watched["result"]["winner"] if watched["result"]["winner"] is not None else True
+    assert all(f["image"].startswith("data:image/svg+xml") for f in frames)
+
+
+def test_no_endpoint_serves_a_file_named_by_the_request(rps_server, client):
+    for path in ["/static/../server.py", "/..%2F..%2Fpyproject.toml", "/style.css/../server.py",
+                 "/index.html", "/api/sessions/..%2F..%2Fetc%2Fpasswd/history", "/app.js?file=server.py"]:
+        response = client.get(path)
+        assert "def create_app" not in response.text and "[project]" not in response.text, path
+    assert client.get("/").text.startswith("<!doctype html>")
+    assert "start();" in client.get("/app.js").text
+    # The only path parameters anywhere are a session id and a state index.
+    from starlette.routing import Route
+
+    app = create_app("RockPaperScissors")
+    params = set()
+    for route in app.routes:
+        if isinstance(route, Route):
+            params |= set(route.param_convertors)
+    assert params == {"session_id", "index"}
+
+
+def test_the_oldest_sessions_are_forgotten_beyond_the_limit():
+    app = create_app("RockPaperScissors", max_sessions=3)
+    with ServerThread(app) as server, httpx.Client(base_url=server.url) as c:
+        ids = [c.post("/api/sessions", json={}).json()["session_id"] for _ in range(5)]
+        assert [c.get(f"/api/sessions/{sid}").status_code for sid in ids] == [404, 404, 200, 200, 200]
+        assert len(app.state.sessions) == 3
+
+
+def test_watching_needs_an_agent():
+    app = create_app("RockPaperScissors")
+    with ServerThread(app) as server, httpx.Client(base_url=server.url) as c:
+        assert c.get("/api/info").json()["modes"] == ["play"]
+        response = c.post("/api/sessions", json={"mode": "watch"})
+        assert response.status_code == 400 and "--agent" in response.json()["error"]
+
+
+def test_a_broken_bot_is_reported_not_crashing_the_server(rps_env):
+    import numpy as np
+
+    class Wrapped:
+        """RockPaperScissors whose level-1 bot plays an invalid action."""
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(rps_env, name)
+
+        levels = {0: "random", 1: "cheater"}
+
+        def bot(self, level: int) -> Any:
+            return (lambda state, data: (3 if state[6] < 0.5 else 0, data)) if level == 1 else rps_env.bot(level)
+
+    app = create_app(Wrapped(), level=1)
+    with ServerThread(app) as server, httpx.Client(base_url=server.url) as c:
+        session = c.post("/api/sessions", json={"seat": 0}).json()
+        end = c.post(f"/api/sessions/{session['session_id']}/actions", json={"action": 1}).json()
+        assert end["status"] == "error"
+        assert "Bot 1 (level 1) (player 1) played an invalid action: 3 (Confirm) is not valid now" in end["error"]
+        assert np.isfinite(end["length"])
+
+
+# ---------------------------------------------------------------- text games
+
+def wait_for(c: httpx.Client, sid: str, statuses: set[str], timeout: float = 10) -> dict[str, Any]:
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        session = c.get(f"/api/sessions/{sid}").json()
+        if session["status"] in statuses:
+            return session
+        time.sleep(0.02)
+    raise AssertionError(f"session {sid} never reached {statuses}: {session}")
+
+
+def test_a_scenario_planning_game_over_http(text_server):
+    with httpx.Client(base_url=text_server.url, timeout=30) as c:
+        info = c.get("/api/info").json()
+        assert info["kind"] == "text" and "Scenario" in info["readme"]
+        session = c.post("/api/sessions", json={"seed": 3}).json()
+        sid = session["session_id"]
+        assert session["seat"] == 1 and session["scenario"]
+        session = wait_for(c, sid, {"your_turn"})
+        assert session["strategies"] == {} and session["submitted"] == [0]  # the opponent's is hidden
+        assert session["prompt"].startswith("You are Player 1 in the Scenario Planning game.")
+        for bad, message in [("   \n", "empty"), (42, "as a string"), ("x" * 200_001, "at most")]:
+            response = c.post(f"/api/sessions/{sid}/actions", json={"action": bad})
+            assert response.status_code == 400 and message in response.json()["error"]
+        mine = "Collect rain water, build a shelter, organise shifts and trade for seeds. " * 3
+        assert c.post(f"/api/sessions/{sid}/actions", json={"action": mine}).status_code == 200
+        done = wait_for(c, sid, {"done", "error"})
+        assert done["status"] == "done", done
+        assert done["result"]["outcome"] == "win" and done["rewards"] == {"0": -1, "1": 1}
+        assert done["strategies_by_player"] == {"Player 0": OPPONENT_TEXT, "Player 1": mine}
+        assert done["verdict"]["votes"] == {"Player 0": 0, "Player 1": 4}
+        assert len(done["verdict"]["ballots"]) == 5 and done["verdict"]["abstentions"] == 1
+        assert "Player 1: 4 votes" in done["board"]
+        record = c.get(f"/api/sessions/{sid}/history").json()
+        assert record["game_info"]["strategies"]["Player 1"] == mine and record["seed"] == 3
+        response = c.post(f"/api/sessions/{sid}/actions", json={"action": "again"})
+        assert response.status_code == 400 and "game is over" in response.json()["error"]
+
+
+def test_text_sessions_hide_strategies_and_say_when_it_is_not_your_turn():
+    release = threading.Event()
+
+    def slow_opponent(observation: str) -> str:
+        release.wait(10)
+        return "A slow but careful plan."
+
+    app = create_app("ScenarioPlanning-v0", text_agent=slow_opponent,
+                     env_kwargs={"jury_class": make_test_jury_class(), "jury_size": 3})
+    with ServerThread(app) as server, httpx.Client(base_url=server.url, timeout=30) as c:
+        # Seat 1: the opponent writes first; submitting before it is done is a 409.
+        first = c.post("/api/sessions", json={"seat": 1}).json()
+        assert first["status"] == "working" and "writing its strategy" in first["message"]
+        response = c.post(f"/api/sessions/{first['session_id']}/actions", json={"action": "my plan"})
+        assert response.status_code == 409 and "Not your turn yet" in response.json()["error"]
+        # Seat 0: the person writes first; while the opponent writes, nothing is revealed.
+        second = c.post("/api/sessions", json={"seat": 0}).json()
+        assert second["status"] == "your_turn"
+        c.post(f"/api/sessions/{second['session_id']}/actions", json={"action": "my plan"})
+        during = c.get(f"/api/sessions/{second['session_id']}").json()
+        assert during["status"] == "working" and during["strategies"] == {}
+        assert "slow but careful" not in c.get(f"/api/sessions/{second['session_id']}/history").text
+        release.set()
+        assert wait_for(c, second["session_id"], {"done"})["result"]["outcome"] == "loss"  # shorter loses
+        assert wait_for(c, first["session_id"], {"your_turn"})["submitted"] == [0]
+
+
+def test_a_failed_jury_is_shown_and_can_be_asked_again():
+    from tests.gui.juries import FlakyJury
+
+    FlakyJury.calls = 0
+    app = create_app("ScenarioPlanning-v0", text_agent=opponent_agent,
+                     env_kwargs={"jury_class": FlakyJury, "jury_size": 3})
+    with ServerThread(app) as server, httpx.Client(base_url=server.url, timeout=30) as c:
+        sid = c.post("/api/sessions", json={"seat": 1}).json()["session_id"]
+        wait_for(c, sid, {"your_turn"})
+        response = c.post(f"/api/sessions/{sid}/rejudge")
+        assert response.status_code == 400 and "Nothing to rejudge" in response.json()["error"]
+        c.post(f"/api/sessions/{sid}/actions", json={"action": "a plan that is long enough to win " * 2})
+        failed = wait_for(c, sid, {"jury_unavailable", "done", "error"})
+        assert failed["status"] == "jury_unavailable", failed
+        assert "below the quorum" in failed["message"] and "rejudge" in failed["message"]
+        assert all(b["error"] == "HTTP 503 from the test server" for b in failed["verdict"]["ballots"])
+        assert failed["strategies_by_player"]["Player 0"] == OPPONENT_TEXT  # nothing was lost
+        assert c.post(f"/api/sessions/{sid}/rejudge").status_code == 200
+        done = wait_for(c, sid, {"done", "error"})
+        assert done["status"] == "done" and done["result"]["outcome"] == "win"
+
+
+def test_an_opponent_that_crashes_is_reported():
+    def broken(observation: str) -> str:
+        raise ConnectionError("the model server went away")
+
+    app = create_app("ScenarioPlanning-v0", text_agent=broken,
+                     env_kwargs={"jury_class": make_test_jury_class(), "jury_size": 3})
+    with ServerThread(app) as server, httpx.Client(base_url=server.url, timeout=30) as c:
+        sid = c.post("/api/sessions", json={"seat": 1}).json()["session_id"]
+        failed = wait_for(c, sid, {"error"})
+        assert "ConnectionError: the model server went away" in failed["error"]

@@ -1,0 +1,147 @@
+"""``makeenv match`` end to end against the scripted server."""
+
+from __future__ import annotations
+
+import json
+
+from typer.testing import CliRunner
+
+from makeenv.cli import app
+from tests.support.openai_server import Reply
+
+runner = CliRunner()
+
+
+def test_help_documents_every_spec():
+    result = runner.invoke(app, ["match", "--help"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0
+    for word in ("human", "local:PATH.gguf", "openrouter:MODEL", "openai:MODEL@BASE_URL#KEY_ENV", "fixed:TEXT",
+                 "MODULE:FUNCTION", "MODULE:CLASS", "OPENROUTER_API_KEY", "--jury-size", "--seed", "--out"):
+        assert word in result.output, word
+
+
+def test_match_prints_everything_and_writes_the_record(server, tmp_path):
+    def handler(request):
+        if request.model == "player":
+            return "Plan from the model: find high ground."
+        return "Player 0" if request.model == "j1" else "Player 1\nBetter water plan."
+
+    server.handler = handler
+    out = tmp_path / "records" / "game.json"
+    result = runner.invoke(app, [
+        "match", "ScenarioPlanning-v0", "--player0", "fixed:Gather rain in tarps.",
+        "--player1", f"openai:player@{server.base_url}", "--jury", f"openai:j1,j2@{server.base_url}",
+        "--jury-size", "5", "--seed", "4", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    text = result.output
+    record = json.loads(out.read_text(encoding="utf-8"))
+    game = record["game_info"]
+    assert game["scenario"] in text and "Scenario: " in text
+    assert "Gather rain in tarps." in text and "Plan from the model: find high ground." in text
+    assert text.count("juror ") == 5 and "[j1]" in text and "[j2]" in text
+    assert "[GAME] Vote results:\nPlayer 0: 3 votes\nPlayer 1: 2 votes\n[GAME] Player 0 wins by convincing the judges." in text
+    assert record["status"] == "finished" and record["seed"] == 4
+    assert record["rewards"] == {"0": 1, "1": -1}
+    assert record["players"] == {"Player 0": "fixed:Gather rain in tarps.",
+                                 "Player 1": f"openai:player@{server.base_url}"}
+    assert game["strategies"]["Player 1"] == "Plan from the model: find high ground."
+    assert len(game["ballots"]) == 5 and game["votes"] == {"Player 0": 3, "Player 1": 2}
+    assert game["jury"]["models"] == ["j1", "j2"]
+
+
+def test_match_same_seed_same_scenario(server, tmp_path):
+    records = []
+    for name in ("a.json", "b.json"):
+        result = runner.invoke(app, ["match", "ScenarioPlanning-v0", "--player0", "fixed:x", "--player1", "fixed:y",
+                                     "--jury", f"openai:j@{server.base_url}", "--jury-size", "1", "--seed", "9",
+                                     "--out", str(tmp_path / name)])
+        assert result.exit_code == 0, result.output
+        records.append(json.loads((tmp_path / name).read_text(encoding="utf-8")))
+    assert records[0]["game_info"]["scenario"] == records[1]["game_info"]["scenario"]
+
+
+def test_match_without_key_is_a_clear_error():
+    result = runner.invoke(app, ["match", "ScenarioPlanning-v0", "--player0", "fixed:x", "--player1", "fixed:y"])
+    assert result.exit_code == 2
+    assert "OPENROUTER_API_KEY" in result.output and "--jury local" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_match_unavailable_jury_rejudges_then_records_the_failure(server, tmp_path):
+    server.default = Reply.error(400)  # not retried, so the test is quick
+    out = tmp_path / "r.json"
+    result = runner.invoke(app, ["match", "ScenarioPlanning-v0", "--player0", "fixed:a", "--player1", "fixed:b",
+                                 "--jury", f"openai:j@{server.base_url}", "--jury-size", "3", "--timeout", "1",
+                                 "--rejudge", "1", "--out", str(out)])
+    assert result.exit_code == 3
+    assert "Voting again (1 of 1)" in result.output and "quorum" in result.output
+    record = json.loads(out.read_text(encoding="utf-8"))
+    assert record["status"] == "jury_unavailable" and record["rewards"] is None
+    assert record["game_info"]["strategies"] == {"Player 0": "a", "Player 1": "b"}
+    assert len(record["game_info"]["failed_judgements"]) == 2
+
+
+def test_match_rejudge_recovers(server):
+    server.queue(*[Reply.error(400)] * 3)  # the first vote fails (400 is not retried)
+    server.default = "Player 1"
+    result = runner.invoke(app, ["match", "ScenarioPlanning-v0", "--player0", "fixed:a", "--player1", "fixed:b",
+                                 "--jury", f"openai:j@{server.base_url}", "--jury-size", "3"])
+    assert result.exit_code == 0, result.output
+    assert "Voting again" in result.output and "[GAME] Player 1 wins by convincing the judges." in result.output
+
+
+def test_match_forfeit_and_unicode_record(server, tmp_path):
+    out = tmp_path / "f.json"
+    result = runner.invoke(app, ["match", "ScenarioPlanning-v0", "--player0", "fixed:Plan 🌊 \u00e9t\u00e9",
+                                 "--player1", "fixed:   ", "--jury", f"openai:j@{server.base_url}", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "Player 1 forfeits" in result.output
+    record = json.loads(out.read_text(encoding="utf-8"))
+    assert record["game_info"]["strategies"]["Player 0"] == "Plan 🌊 \u00e9t\u00e9"
+    assert record["game_info"]["outcome"] == "forfeit" and record["rewards"] == {"0": 1, "1": -1}
+    assert server.chat_requests == []
+
+
+def test_match_rejects_non_text_envs_and_bad_specs(server):
+    result = runner.invoke(app, ["match", "NoSuchGame", "--player0", "fixed:a", "--player1", "fixed:b"])
+    assert result.exit_code == 2 and "ScenarioPlanning-v0" in result.output
+    result = runner.invoke(app, ["match", "ScenarioPlanning-v0", "--player0", "robot", "--player1", "fixed:b",
+                                 "--jury", f"openai:j@{server.base_url}"])
+    assert result.exit_code == 2 and "unknown player SPEC 'robot'" in result.output
+
+
+def test_match_never_prints_the_key(server, monkeypatch, tmp_path):
+    key = "sk-super-secret-999"
+    monkeypatch.setenv("JURY_KEY", key)
+    out = tmp_path / "k.json"
+    result = runner.invoke(app, ["match", "ScenarioPlanning-v0", "--player0", "fixed:a", "--player1", "fixed:b",
+                                 "--jury", f"openai:j@{server.base_url}#JURY_KEY", "--jury-size", "1",
+                                 "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert server.chat_requests[0].headers["authorization"] == f"Bearer {key}"
+    assert key not in result.output and key not in out.read_text(encoding="utf-8")
+
+
+def test_match_as_a_real_process_survives_unprintable_text(server, tmp_path):
+    """The console entry point, a real stdout, and a strategy with a lone surrogate and emoji."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    bot = tmp_path / "odd_bot.py"
+    bot.write_text("def play(observation):\n    return 'Plan \\ud800 with \\U0001F30B and \\x00 nul'\n",
+                   encoding="utf-8")
+    out = tmp_path / "odd.json"
+    root = str(Path(__file__).resolve().parents[2])
+    env = {**os.environ, "PYTHONPATH": root, "PYTHONIOENCODING": "ascii"}
+    env.pop("OPENROUTER_API_KEY", None)
+    completed = subprocess.run(
+        [sys.executable, "-c", "from makeenv.cli import main; main()", "match", "ScenarioPlanning-v0",
+         "--player0", f"{bot}:play", "--player1", "fixed:plain", "--jury", f"openai:j@{server.base_url}",
+         "--jury-size", "3", "--out", str(out)],
+        capture_output=True, text=True, env=env, timeout=60)
+    assert completed.returncode == 0, completed.stderr
+    assert "[GAME] Player 0 wins by convincing the judges." in completed.stdout
+    record = json.loads(out.read_text(encoding="utf-8"))
+    assert record["game_info"]["strategies"]["Player 0"] == "Plan \ud800 with \U0001F30B and \x00 nul"
