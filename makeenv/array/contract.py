@@ -207,9 +207,20 @@ def load_array_env(target: Any, name: str | None = None, **kwargs: Any) -> Array
 
 
 def _stable_name(prefix: str, path: str) -> str:
+    """A module name for a game file or folder, derived from its name and content (not its path).
+
+    Numba's on-disk cache refers to compiled functions by module name, so the same game copied to
+    another folder (or run from another process) must get the same name.
+    """
     path = os.path.abspath(path)
     stem = re.sub(r"\W", "_", Path(path).stem if path.endswith(".py") else Path(path).name) or "game"
-    return f"_makeenv_{prefix}_{stem}_{hashlib.sha1(path.encode()).hexdigest()[:8]}"
+    files = [Path(path)] if path.endswith(".py") else sorted(Path(path).rglob("*.py"))
+    digest = hashlib.sha1()
+    for file in files:
+        if "__pycache__" not in file.parts:
+            digest.update(str(file.relative_to(Path(path).parent)).encode())
+            digest.update(file.read_bytes())
+    return f"_makeenv_{prefix}_{stem}_{digest.hexdigest()[:8]}"
 
 
 def _import_folder(folder: str) -> types.ModuleType:

@@ -214,12 +214,16 @@ def _cache_digest(env, contract, agent, bot, kind, template, n_players, n_action
         path = _source_file(func)
         if path is None:
             return None
-        parts.append(f"{label}:{describe(func)}:{path}:{_file_digest(path, memo)}")
-    # helpers the game imports from its own folder are part of the key too
+        # module name and content, not path (numba's cache refers to callees by module name;
+        # load_array_env names folder games after their content)
+        parts.append(f"{label}:{describe(func)}:{_file_digest(path, memo)}")
+    # helpers the game imports from its own folder are part of the key too (not the Python-only
+    # drawing module or tests, which compiled code never uses)
     folder = getattr(env, "folder", None)
     if folder and os.path.isdir(folder):
         for path in sorted(Path(folder).glob("*.py")):
-            parts.append(f"{path.name}:{_file_digest(str(path), memo)}")
+            if path.name != "draw.py" and not path.name.startswith("test_"):
+                parts.append(f"{path.name}:{_file_digest(str(path), memo)}")
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:24]
 
 
@@ -389,7 +393,7 @@ def _run_python(runner, agent, num_games, agent_data, progress, first_game):
 def _bad_reply(runner: Runner, agent: Any, reply: Any) -> AgentError:
     return AgentError(
         f"{runner.env.name}: agent {describe(agent)} returned {type(reply).__name__} {_short(reply)}; "
-        "an agent must return a pair (action, agent_data)"
+        "an agent must return (action, agent_data)"
     )
 
 

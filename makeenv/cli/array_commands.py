@@ -18,6 +18,26 @@ def _fail(message: str, code: int = 2) -> None:
     raise typer.Exit(code)
 
 
+def _load_array_env(game: str, command: str):
+    """The array env named ``game`` (registered name, module path or folder), or exit with a message."""
+    from makeenv.array.contract import ArrayEnv
+    from makeenv.registry import REGISTRY, make
+
+    spec = REGISTRY.get(game)
+    if spec is not None and spec.kind != "array":
+        _fail(f"{game} is a {spec.kind} env; `makeenv {command}` works on array envs"
+              + (" (use `makeenv match` for text envs)" if spec.kind == "text" else ""))
+    try:
+        env = make(game)
+    except (ValueError, TypeError, ImportError) as exc:
+        _fail(str(exc))
+    except Exception as exc:  # the game module itself failed to import
+        _fail(f"could not load {game!r}: {type(exc).__name__}: {exc}", code=1)
+    if not isinstance(env, ArrayEnv):
+        _fail(f"{game} is not an array env; `makeenv {command}` works on array envs")
+    return env
+
+
 @app.command("list")
 def list_command() -> None:
     """List every registered environment (array and text) with its kind and description."""
@@ -48,16 +68,9 @@ def run_command(
     import time
 
     from makeenv.array.agents import AgentSpecError, initial_agent_data, load_agent
-    from makeenv.array.contract import ArrayEnv
     from makeenv.array.runner import ArrayEnvError, is_numba_function
-    from makeenv.registry import make
 
-    try:
-        env = make(game)
-    except (ValueError, TypeError, ImportError) as exc:
-        _fail(str(exc))
-    if not isinstance(env, ArrayEnv):
-        _fail(f"{game} is a text env; `makeenv run` plays array envs (use `makeenv match` for text envs)")
+    env = _load_array_env(game, "run")
     if games <= 0:
         _fail(f"--games must be a positive number, got {games}")
     try:
@@ -105,17 +118,8 @@ def check_command(
 ) -> None:
     """Check that an array game obeys the contract; print each check and exit 1 if one fails."""
     from makeenv.array.check import run_checks
-    from makeenv.array.contract import ArrayEnv
-    from makeenv.registry import make
 
-    try:
-        env = make(game)
-    except (ValueError, TypeError, ImportError) as exc:
-        _fail(str(exc))
-    except Exception as exc:  # the game module itself failed to import
-        _fail(f"could not load {game!r}: {type(exc).__name__}: {exc}", code=1)
-    if not isinstance(env, ArrayEnv):
-        _fail(f"{game} is a text env; `makeenv check` checks array envs")
+    env = _load_array_env(game, "check")
     results = run_checks(env, run_games=games)
     colors = {"pass": typer.colors.GREEN, "fail": typer.colors.RED, "skip": typer.colors.YELLOW}
     for result in results:

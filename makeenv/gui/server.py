@@ -143,10 +143,13 @@ class SessionStore:
     def add(self, session: Any) -> str:
         session_id = secrets.token_urlsafe(12)
         session.session_id = session_id
+        dropped = []
         with self._lock:
             self._sessions[session_id] = session
             while len(self._sessions) > self.max_sessions:
-                self._sessions.popitem(last=False)
+                dropped.append(self._sessions.popitem(last=False)[1])
+        for old in dropped:
+            _discard(old)
         return session_id
 
     def get(self, session_id: str) -> Any:
@@ -160,12 +163,24 @@ class SessionStore:
 
     def delete(self, session_id: str) -> None:
         with self._lock:
-            if self._sessions.pop(session_id, None) is None:
-                raise GuiError(404, f"Unknown session {session_id!r}.")
+            session = self._sessions.pop(session_id, None)
+        if session is None:
+            raise GuiError(404, f"Unknown session {session_id!r}.")
+        _discard(session)
 
     def __len__(self) -> int:
         with self._lock:
             return len(self._sessions)
+
+
+def _discard(session: Any) -> None:
+    """Release what a forgotten session holds (a text env's jury connections, models)."""
+    discard = getattr(session, "discard", None)
+    if callable(discard):
+        try:
+            discard()
+        except Exception:  # releasing is best effort; the session is gone either way
+            pass
 
 
 def _parse_level(level: Any, levels: list[int], default: int) -> int:
@@ -564,7 +579,9 @@ class TextSession:
         self._after_step(done, info)
 
     def _jury_failed(self, error: Exception) -> None:
-        if type(error).__name__ != "JuryUnavailable":
+        from makeenv.text.jury.base import JuryUnavailable
+
+        if not isinstance(error, JuryUnavailable):
             raise error
         with self.lock:
             self.status = "jury_unavailable"
@@ -622,6 +639,16 @@ class TextSession:
             self.board = board
             self.done = True
             self.status, self.message = "done", "The game is over."
+
+    def discard(self) -> None:
+        """Close the env of a session that is forgotten before its game finished."""
+        with self.lock:
+            finished = self.done
+            self.done = True
+            if not finished:
+                self.status, self.message = "error", "This session was closed."
+        if not finished:
+            self.env.close()
 
     # ----- requests -----
     def who(self, player: int) -> str:
@@ -710,9 +737,59 @@ def _load_static() -> dict[str, tuple[bytes, str]]:
     return files
 
 
+def _serialized(agent: Callable[[str], str]) -> Callable[[str], str]:
+    """``agent`` called by one session at a time (an in-process model is not thread-safe)."""
+    lock = threading.Lock()
+
+    def serialized_agent(observation: str) -> str:
+        with lock:
+            return agent(observation)
+
+    serialized_agent.__name__ = getattr(agent, "__name__", type(agent).__name__)
+    return serialized_agent
+
+
+def _shared_jury_factory(game: str, probe: Any, env_kwargs: dict[str, Any]) -> Callable[[], Any]:
+    """Sessions' envs that all use ``probe``'s jury (one in-process model, one vote at a time).
+
+    The jury is wrapped so an env's ``close()`` does not release it and concurrent games take turns.
+    Only the env's own settings (those its constructor names, e.g. ``scenarios_path``) are passed on.
+    """
+    import makeenv
+    from makeenv.text.jury.base import Jury
+
+    inner = probe.jury
+    lock = threading.Lock()
+
+    class SharedJury(Jury):
+        def __init__(self) -> None:
+            super().__init__(inner.options, inner.jury_size, inner.quorum)
+
+        def cast_ballots(self, scenario: str, submissions: Any) -> Any:
+            with lock:
+                return inner.cast_ballots(scenario, submissions)
+
+        def describe(self) -> dict[str, Any]:
+            return {**inner.describe(), "shared_by_gui_sessions": True}
+
+        def close(self) -> None:  # the app owns the model; a finished game must not free it
+            return None
+
+    shared = SharedJury()
+    own = {name for name, p in inspect.signature(type(probe).__init__).parameters.items()
+           if p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL)} - {"self", "jury_class", "jury_size"}
+    kwargs = {key: value for key, value in env_kwargs.items() if key in own}
+
+    def factory() -> Any:
+        return makeenv.make(game, jury_class=shared, **kwargs)
+
+    return factory
+
+
 def build_game(game: Any, *, level: int = 0, agent: Callable | None = None, agent_name: str | None = None,
                agent_data_factory: Callable[[], Any] | None = None, text_agent: Callable[[str], str] | None = None,
-               jury_name: str | None = None, env_kwargs: dict[str, Any] | None = None) -> ArrayGame | TextGame:
+               jury_name: str | None = None, env_kwargs: dict[str, Any] | None = None,
+               share_jury: bool = False, serialize_agent: bool = False) -> ArrayGame | TextGame:
     """Resolve ``game`` (a registered id, module or folder path, or an env object) to what the app serves."""
     import makeenv
     from makeenv.registry import REGISTRY
@@ -726,10 +803,15 @@ def build_game(game: Any, *, level: int = 0, agent: Callable | None = None, agen
 
             probe = factory()  # fail now (missing API key, bad jury) rather than at the first game
             readme = getattr(probe, "readme", None) or _readme_beside(probe)
-            try:
-                probe.close()
-            except Exception:
-                pass
+            if share_jury and getattr(probe, "jury", None) is not None:
+                factory = _shared_jury_factory(game, probe, env_kwargs)
+            else:
+                try:
+                    probe.close()
+                except Exception:
+                    pass
+            if text_agent is not None and serialize_agent:
+                text_agent = _serialized(text_agent)
             return TextGame(game, factory, text_agent, agent_name=agent_name, jury_name=jury_name, readme=readme)
         env = makeenv.make(game, **env_kwargs)
     else:
@@ -742,13 +824,18 @@ def build_game(game: Any, *, level: int = 0, agent: Callable | None = None, agen
 def create_app(game: Any, *, level: int = 0, agent: Callable | None = None, agent_name: str | None = None,
                agent_data_factory: Callable[[], Any] | None = None,
                text_agent: Callable[[str], str] | None = None, jury_name: str | None = None,
-               env_kwargs: dict[str, Any] | None = None, max_sessions: int = 1000, workers: int = 8) -> Any:
+               env_kwargs: dict[str, Any] | None = None, share_jury: bool = False,
+               serialize_agent: bool = False, max_sessions: int = 1000, workers: int = 8) -> Any:
     """Build the FastAPI app that serves ``game`` to the browser.
 
     ``game``: a registered id (``"RockPaperScissors"``, ``"ScenarioPlanning-v0"``), an array game's
     module or folder path, or an array env object. Array games: ``level`` is the default bot level;
     ``agent`` (an array agent) enables watch mode. Text games: ``text_agent(observation) -> str`` is
-    the opponent; ``env_kwargs`` go to ``makeenv.make`` (e.g. ``jury_class``, ``jury_size``).
+    the opponent; ``env_kwargs`` go to ``makeenv.make`` (e.g. ``jury_class``, ``jury_size``);
+    ``share_jury`` builds the jury once for every session (for an in-process model) and
+    ``serialize_agent`` lets one session at a time call the agent. Sessions beyond
+    ``max_sessions`` forget the least recently used; ``workers`` threads run text games' agents
+    and juries.
     """
     from fastapi import Body, FastAPI, Request
     from fastapi.exceptions import RequestValidationError
@@ -756,7 +843,7 @@ def create_app(game: Any, *, level: int = 0, agent: Callable | None = None, agen
 
     served = build_game(game, level=level, agent=agent, agent_name=agent_name,
                         agent_data_factory=agent_data_factory, text_agent=text_agent, jury_name=jury_name,
-                        env_kwargs=env_kwargs)
+                        env_kwargs=env_kwargs, share_jury=share_jury, serialize_agent=serialize_agent)
     store = SessionStore(max_sessions)
     static = _load_static()
     executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="makeenv-gui")

@@ -71,13 +71,25 @@ def text_server() -> Iterator[Any]:
 REPO = Path(__file__).resolve().parents[2]
 
 
+MAKEENV = [sys.executable, "-c", "from makeenv.cli import main; main()"]  # the `makeenv` console script
+
+
+def cli_env() -> dict[str, str]:
+    """The environment for a ``makeenv`` subprocess: this checkout first on the path."""
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])),
+            "PYTHONUNBUFFERED": "1"}
+
+
+def run_makeenv(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run([*MAKEENV, *args], cwd=REPO, env=cli_env(), capture_output=True, text=True,
+                          timeout=timeout)
+
+
 def spawn_play(*args: str, timeout: float = 60) -> tuple[subprocess.Popen, str]:
     """Run ``makeenv play ARGS --no-browser`` in a subprocess; return it and the URL it printed."""
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])),
-           "PYTHONUNBUFFERED": "1"}
-    command = [sys.executable, "-c", "from makeenv.cli import main; main()", "play", *args, "--no-browser"]
-    process = subprocess.Popen(command, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                               text=True)
+    command = [*MAKEENV, "play", *args, "--no-browser"]
+    process = subprocess.Popen(command, cwd=REPO, env=cli_env(), stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True)
     deadline = time.time() + timeout
     lines = []
     while time.time() < deadline:

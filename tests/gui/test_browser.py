@@ -30,6 +30,12 @@ def frame_number(page: Any) -> tuple[int, int]:
     return int(found.group(1)), int(found.group(2))
 
 
+def wait_frame(page: Any, index: int) -> None:
+    """Wait until the page shows state ``index`` (a past state is fetched from the server)."""
+    page.wait_for_function(
+        f"document.querySelector('#frame-label').textContent.startsWith('State {index} ')")
+
+
 def test_play_a_whole_rock_paper_scissors_game_by_clicking(rps_server, page, artifacts):
     page.goto(rps_server.url)
     page.wait_for_selector("#actions button")
@@ -88,22 +94,23 @@ def test_scrub_the_history_with_buttons_slider_and_keys(rps_server, page, artifa
     latest_image = page.get_attribute("#board-img", "src")
 
     page.click("#prev")
+    wait_frame(page, last - 1)
     assert frame_number(page) == (last - 1, last)
     assert "Viewing the past" in page.inner_text("#turn")
     assert page.locator("#actions button").count() == 0  # no playing from the past
     page.keyboard.press("ArrowLeft")
-    assert frame_number(page)[0] == last - 2
+    wait_frame(page, last - 2)
     page.eval_on_selector("#history-slider",
                           "el => { el.value = '0'; el.dispatchEvent(new Event('input')); }")
-    page.wait_for_function("document.querySelector('#frame-label').textContent.startsWith('State 0 ')")
+    wait_frame(page, 0)
     assert page.inner_text("#caption") == "Start of the game."
     assert page.get_attribute("#board-img", "src") != latest_image
     assert page.is_disabled("#prev")
     shot(page, artifacts, "rps-history-start")
     page.click("#next")
-    assert frame_number(page)[0] == 1
+    wait_frame(page, 1)
     page.click("#live")
-    assert frame_number(page) == (last, last)
+    wait_frame(page, last)
     assert page.locator("#actions button").count() > 0 or page.locator("#banner").is_visible()
 
 
@@ -123,7 +130,7 @@ def test_watch_an_agent_play_a_whole_game(rps_server, page, artifacts):
     captions = []
     for _ in range(last):
         page.click("#next")
-        page.wait_for_function(f"document.querySelector('#frame-label').textContent.startsWith('State {len(captions) + 1} ')")
+        wait_frame(page, len(captions) + 1)
         captions.append(page.inner_text("#caption"))
         if len(captions) == 3:
             shot(page, artifacts, "rps-watch-confirmation")

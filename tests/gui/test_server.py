@@ -300,3 +300,49 @@ def test_an_opponent_that_crashes_is_reported():
         sid = c.post("/api/sessions", json={"seat": 1}).json()["session_id"]
         failed = wait_for(c, sid, {"error"})
         assert "ConnectionError: the model server went away" in failed["error"]
+
+
+def test_a_shared_jury_is_built_once_and_serves_every_game():
+    from tests.gui.juries import CountingJury
+
+    CountingJury.built = CountingJury.closed = 0
+    calls = []
+
+    def agent(observation: str) -> str:
+        calls.append(threading.get_ident())
+        return OPPONENT_TEXT
+
+    app = create_app("ScenarioPlanning-v0", text_agent=agent, share_jury=True, serialize_agent=True,
+                     env_kwargs={"jury_class": CountingJury, "jury_size": 3})
+    with ServerThread(app) as server, httpx.Client(base_url=server.url, timeout=30) as c:
+        sids = [c.post("/api/sessions", json={"seat": 0}).json()["session_id"] for _ in range(3)]
+        for sid in sids:
+            c.post(f"/api/sessions/{sid}/actions", json={"action": "A plan longer than the opponent's one."})
+        for sid in sids:
+            done = wait_for(c, sid, {"done", "error"})
+            assert done["status"] == "done" and done["verdict"]["votes"]["Player 0"] == 2
+        record = c.get(f"/api/sessions/{sids[0]}/history").json()
+        assert record["game_info"]["jury"]["shared_by_gui_sessions"] is True
+    assert CountingJury.built == 1 and CountingJury.closed == 0
+    assert len(calls) == 3
+
+
+@pytest.mark.slow
+def test_any_array_game_is_served_even_without_a_drawing(tmp_path):
+    """A freshly scaffolded game (no render, no describe_action of its own) plays in the GUI."""
+    from makeenv.array.scaffold import scaffold
+
+    folder = scaffold("GuiProbeGame", tmp_path)
+    app = create_app(str(folder))
+    with ServerThread(app) as server, httpx.Client(base_url=server.url, timeout=30) as c:
+        info = c.get("/api/info").json()
+        assert info["kind"] == "array" and len(info["actions"]) >= 1 and info["readme"]
+        session = c.post("/api/sessions", json={"seat": 0}).json()
+        assert session["frame"]["image"] is None and session["frame"]["image_error"] is None
+        assert len(session["frame"]["state"]) == info["state_size"]
+        for _ in range(500):
+            if session["status"] != "your_turn":
+                break
+            action = session["valid_actions"][0]["action"]
+            session = c.post(f"/api/sessions/{session['session_id']}/actions", json={"action": action}).json()
+        assert session["status"] == "ended", session

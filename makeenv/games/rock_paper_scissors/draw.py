@@ -166,6 +166,13 @@ def render(state) -> str:
         f'<text x="{WIDTH / 2}" y="180" text-anchor="middle" font-size="26" font-weight="bold" '
         f'fill="{GREY}">vs</text>',
     ]
+    hint = ""
+    if not over and not confirming:
+        hint = ("Your choice stays hidden from the opponent until both have chosen." if mine is None
+                else "Both choices are revealed once the opponent has chosen.")
+    if hint:
+        parts.append(f'<text x="{WIDTH / 2}" y="320" text-anchor="middle" font-size="15" fill="{GREY}">'
+                     f'{escape(hint)}</text>')
     if round_text:
         parts += [
             f'<rect x="40" y="290" width="{WIDTH - 80}" height="48" rx="10" fill="#ffffff" '

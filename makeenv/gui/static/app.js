@@ -140,7 +140,11 @@ function setupArray(info) {
     mode.querySelector('option[value="watch"]').textContent = `Watch the agent (${info.agent})`;
   }
   $("action-guide").innerHTML = "<h3>Actions</h3><table><thead><tr><th>#</th><th>Means</th></tr></thead><tbody>" +
-    info.actions.map((a) => `<tr><td>${a.action}</td><td>${escapeHtml(a.label)}</td></tr>`).join("") + "</tbody></table>";
+    info.actions.map((a) => `<tr><td>${a.action}</td><td>${escapeHtml(a.label)}</td></tr>`).join("") + "</tbody></table>" +
+    "<h3>Bot levels</h3><table><thead><tr><th>Level</th><th>Bots</th></tr></thead><tbody>" +
+    info.levels.map((l) => `<tr><td>${l}</td><td>${escapeHtml(describe[String(l)] || "")}</td></tr>`).join("") +
+    "</tbody></table>" +
+    (info.agent ? `<p class="muted">Agent to watch: <b>${escapeHtml(info.agent)}</b></p>` : "");
   $("prev").addEventListener("click", () => showFrame(app.viewIndex - 1));
   $("next").addEventListener("click", () => showFrame(app.viewIndex + 1));
   $("live").addEventListener("click", () => showFrame(app.session.length - 1));
@@ -306,6 +310,8 @@ function applyText(session) {
   download.href = `/api/sessions/${session.session_id}/history`;
   download.setAttribute("download", `${session.game}-record.json`);
   download.hidden = !session.result && session.status !== "jury_unavailable";
+  $("text-seatline").textContent = `You are Player ${session.seat}; your opponent (${session.agent}) is ` +
+    `Player ${1 - session.seat}. Jury: ${session.jury || "default"}.`;
   $("scenario").textContent = session.scenario || "(the scenario appears in your prompt)";
   const status = $("status");
   status.textContent = session.message || "";

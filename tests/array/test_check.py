@@ -1,0 +1,74 @@
+"""check_env: RockPaperScissors passes every check; every check catches its broken game."""
+
+from __future__ import annotations
+
+import pytest
+
+import makeenv
+from makeenv.array.check import CHECKS, check_env, run_checks
+from makeenv.array.contract import load_array_env
+
+from .broken_games import BROKEN, broken
+
+
+def test_rock_paper_scissors_passes_every_check():
+    ok, problems = makeenv.check_env(makeenv.make("RockPaperScissors"))
+    assert ok, problems
+    assert problems == []
+
+
+def test_every_check_has_a_broken_game():
+    covered = {name.split("_not_njit")[0] for name in BROKEN}
+    assert covered == set(CHECKS)
+
+
+# The checks that need env.run compile a loop per broken game: keep them in one place.
+RUN_CHECKS = {"runs_numba_agent", "runs_python_agent", "completed_games", "wins_match_rewards", "levels"}
+
+
+@pytest.mark.parametrize("case", sorted(BROKEN))
+def test_check_reports_its_broken_game(case):
+    check = case.split("_not_njit")[0]
+    env = load_array_env(broken(case), max_steps=500)
+    [result] = run_checks(env, [check], max_steps=300, run_games=50, trace_games=30)
+    assert result.status == "fail", (case, result)
+    assert result.problems
+    for problem in result.problems:
+        assert isinstance(problem, str) and problem.endswith((".", ")", "these"))
+    if check not in RUN_CHECKS and check != "contract_functions":
+        # the message names the contract function at fault
+        names = ("initEnv", "getCurrentPlayer", "getPlayerState", "getAgentState", "stepEnv",
+                 "getValidActions", "checkEnded", "getReward", "getActionSize", "getStateSize",
+                 "getAgentSize")
+        assert any(name in " ".join(result.problems) for name in names), result.problems
+
+
+def test_missing_function_message_says_how_to_fix():
+    env = load_array_env(broken("contract_functions"))
+    [result] = run_checks(env, ["contract_functions"])
+    assert "getStateSize is missing" in result.problems[0]
+    assert "@njit def getStateSize()" in result.problems[0]
+
+
+def test_not_njit_message():
+    env = load_array_env(broken("contract_functions_not_njit"))
+    [result] = run_checks(env, ["contract_functions"])
+    assert "initEnv is not numba-compiled" in result.problems[0]
+
+
+def test_missing_function_skips_dependent_checks_and_fails_overall():
+    ok, problems = check_env(load_array_env(broken("contract_functions")))
+    assert not ok
+    assert any(p.startswith("contract_functions: getStateSize is missing") for p in problems)
+    assert any("not checked" in p for p in problems)
+
+
+def test_broken_game_fails_the_full_check_env():
+    ok, problems = check_env(load_array_env(broken("state_non_negative")), run_games=50)
+    assert not ok
+    assert any(p.startswith("state_non_negative:") for p in problems)
+
+
+def test_unknown_check_name_is_an_error():
+    with pytest.raises(ValueError, match="unknown checks"):
+        run_checks(makeenv.make("RockPaperScissors"), ["no_such_check"])

