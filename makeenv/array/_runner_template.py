@@ -15,7 +15,7 @@ turns them into a readable exception. ``err`` layout:
            6 checkEnded out of range, 7 no valid action for the built-in random agent
     err[1] player index (seat) involved      err[2] the action (as float)
     err[3] 1 if it was the agent, 0 a bot   err[4] index of the game in the run
-    err[5] steps taken in the current game (Python-agent mode bookkeeping)
+    err[5] steps taken in the current game, err[6] the agent's seat (Python-agent mode)
     err_valid[:] valid-action vector at the error (when there was one)
 """
 
@@ -42,7 +42,7 @@ AGENT_KIND = _h["agent_kind"]  # "user", "random" or "counting"
 BOT_IS_RANDOM = _h["bot"] is None
 
 
-@njit(cache=CACHE)
+@njit(cache=CACHE, inline="always")
 def random_agent(state, data):
     """Pick uniformly among the valid actions (-1 when there is none)."""
     valid = getValidActions(state)
@@ -99,7 +99,7 @@ def fail(err, err_valid, code, player, action, is_agent, game, state):
             err_valid[i] = valid[i]
 
 
-@njit(cache=CACHE)
+@njit(cache=CACHE, inline="always")
 def checked_action(action, state, err, err_valid, player, is_agent, game):
     """The action as an int, or -1 after recording why it is not acceptable."""
     a = float(action)
@@ -117,20 +117,14 @@ def checked_action(action, state, err, err_valid, player, is_agent, game):
     return i
 
 
-@njit(cache=CACHE)
-def shuffle_seats(seats):
-    """The seed's List_other: -1 marks the agent's seat, 1..n-1 the opponents', shuffled."""
-    seats[0] = -1
-    for i in range(1, N_PLAYERS):
-        seats[i] = i
-    for i in range(N_PLAYERS - 1, 0, -1):
-        j = int(np.random.random() * (i + 1))
-        t = seats[i]
-        seats[i] = seats[j]
-        seats[j] = t
+@njit(cache=CACHE, inline="always")
+def draw_seat():
+    """The agent's seat for the next game, uniform over 0..n-1 (the seed's List_other shuffle:
+    the opponents are identical copies of the level's bot, so only the agent's seat matters)."""
+    return int(np.random.random() * N_PLAYERS)
 
 
-@njit(cache=CACHE)
+@njit(cache=CACHE, inline="always")
 def trusted_action(raw, state, err, err_valid, player, is_agent, game):
     """The built-in random agent only picks valid actions; -1 means there was none."""
     a = raw
@@ -139,20 +133,39 @@ def trusted_action(raw, state, err, err_valid, player, is_agent, game):
     return a
 
 
-@njit(cache=CACHE)
-def no_final_turn(state, data):
-    return 0, data
+@njit(cache=CACHE, inline="always")
+def random_bot_move(state, p, bot_data, err, err_valid, game):
+    a, _ = random_agent(state, 0.0)
+    return trusted_action(a, state, err, err_valid, p, 0, game)
 
 
-# the built-in random agent is trusted (its actions need no check) and needs no final turn
+@njit(cache=CACHE, inline="always")
+def level_bot_move(state, p, bot_data, err, err_valid, game):
+    raw, _ = bot(state, bot_data[p])
+    return checked_action(raw, state, err, err_valid, p, 0, game)
+
+
+@njit(cache=CACHE, inline="always")
+def no_final_turn(env, p, bot_data):
+    return 0
+
+
+@njit(cache=CACHE, inline="always")
+def level_bot_final_turn(env, p, bot_data):
+    bot(getPlayerState(env, p), bot_data[p])
+    return 0
+
+
+# the built-in random agent is trusted (its actions need no check) and needs no final turn;
+# each bot seat p has its own memory row bot_data[p]
 agent_action = trusted_action if AGENT_KIND == "random" else checked_action
-bot_action = trusted_action if BOT_IS_RANDOM else checked_action
-bot_final = no_final_turn if BOT_IS_RANDOM else bot
+bot_move = random_bot_move if BOT_IS_RANDOM else level_bot_move
+bot_final_turn = no_final_turn if BOT_IS_RANDOM else level_bot_final_turn
 
 
-@njit(cache=CACHE)
-def play_one(agent_data, bot_data, seats, err, err_valid, game):
-    """One game with the seats as given; returns (winner, or -2 after an error, agent_data)."""
+@njit(cache=CACHE, inline="always")
+def play_one(agent_data, bot_data, me, err, err_valid, game):
+    """One game with the agent in seat ``me``; returns (winner, or -2 after an error, agent_data)."""
     env = initEnv()
     steps = 0
     while checkEnded(env) == -1:
@@ -164,13 +177,11 @@ def play_one(agent_data, bot_data, seats, err, err_valid, game):
             fail(err, err_valid, 4, p, -1.0, 0, game, env)
             return -2, agent_data
         state = getAgentState(env)
-        who = seats[p]
-        if who < 0:
+        if p == me:
             raw, agent_data = agent(state, agent_data)
             a = agent_action(raw, state, err, err_valid, p, 1, game)
         else:
-            raw_bot, _ = bot(state, bot_data[who])
-            a = bot_action(raw_bot, state, err, err_valid, p, 0, game)
+            a = bot_move(state, p, bot_data, err, err_valid, game)
         if a < 0:
             return -2, agent_data
         env = stepEnv(a, env)
@@ -181,25 +192,23 @@ def play_one(agent_data, bot_data, seats, err, err_valid, game):
         return -2, agent_data
     # final turn: every player sees its final state (the action is ignored)
     for p in range(N_PLAYERS):
-        who = seats[p]
-        if who < 0:
+        if p == me:
             _, agent_data = agent(getPlayerState(env, p), agent_data)
         else:
-            bot_final(getPlayerState(env, p), bot_data[who])
+            bot_final_turn(env, p, bot_data)
     return winner, agent_data
 
 
 @njit(cache=CACHE)
 def n_games(num_games, agent_data, bot_data, err, err_valid, first_game):
-    """Play ``num_games`` games, seats shuffled each game; returns (wins, games_done, agent_data)."""
-    seats = np.empty(N_PLAYERS, dtype=np.int64)
+    """Play ``num_games`` games, the agent's seat drawn each game; returns (wins, games_done, agent_data)."""
     wins = 0
     for g in range(num_games):
-        shuffle_seats(seats)
-        winner, agent_data = play_one(agent_data, bot_data, seats, err, err_valid, first_game + g)
+        me = draw_seat()
+        winner, agent_data = play_one(agent_data, bot_data, me, err, err_valid, first_game + g)
         if winner == -2:
             return wins, g, agent_data
-        if winner < N_PLAYERS and seats[winner] == -1:
+        if winner == me:
             wins += 1
     return wins, num_games, agent_data
 
@@ -207,14 +216,15 @@ def n_games(num_games, agent_data, bot_data, err, err_valid, first_game):
 # ---- plain Python agents: the loop is in Python, everything between two agent moves is here ----
 
 @njit(cache=CACHE)
-def py_advance(env, seats, bot_data, err, err_valid, game):
-    """Let bots move until the agent must act or the game is over.
+def py_advance(env, bot_data, err, err_valid, game):
+    """Let bots move until the agent (seat ``err[6]``) must act or the game is over.
 
     Returns (status, state, env): status 0 -> the agent moves next and ``state`` is what it
     sees; 1 -> the game is over and the agent won, ``state`` is its final state (the bots have
     had their final turns); 2 -> over, the agent did not win; -1 -> error recorded in ``err``.
     """
     steps = int(err[5])
+    me = int(err[6])
     while checkEnded(env) == -1:
         if steps >= MAX_STEPS:
             fail(err, err_valid, 5, -1, -1.0, 0, game, env)
@@ -224,12 +234,10 @@ def py_advance(env, seats, bot_data, err, err_valid, game):
             fail(err, err_valid, 4, p, -1.0, 0, game, env)
             return -1, env, env
         state = getAgentState(env)
-        who = seats[p]
-        if who < 0:
+        if p == me:
             err[5] = steps
             return 0, state, env
-        raw_bot, _ = bot(state, bot_data[who])
-        a = bot_action(raw_bot, state, err, err_valid, p, 0, game)
+        a = bot_move(state, p, bot_data, err, err_valid, game)
         if a < 0:
             return -1, env, env
         env = stepEnv(a, env)
@@ -238,28 +246,25 @@ def py_advance(env, seats, bot_data, err, err_valid, game):
     if winner < 0 or winner > N_PLAYERS:
         fail(err, err_valid, 6, winner, -1.0, 0, game, env)
         return -1, env, env
-    mine = env
     for p in range(N_PLAYERS):
-        who = seats[p]
-        if who < 0:
-            mine = getPlayerState(env, p)
-        else:
-            bot_final(getPlayerState(env, p), bot_data[who])
-    if winner < N_PLAYERS and seats[winner] == -1:
+        if p != me:
+            bot_final_turn(env, p, bot_data)
+    mine = getPlayerState(env, me)
+    if winner == me:
         return 1, mine, env
     return 2, mine, env
 
 
 @njit(cache=CACHE)
-def py_start(seats, bot_data, err, err_valid, game):
-    """Shuffle the seats, start a game and advance to the agent's first move (see py_advance)."""
-    shuffle_seats(seats)
+def py_start(bot_data, err, err_valid, game):
+    """Draw the agent's seat, start a game and advance to the agent's first move (see py_advance)."""
+    err[6] = draw_seat()
     err[5] = 0.0
-    return py_advance(initEnv(), seats, bot_data, err, err_valid, game)
+    return py_advance(initEnv(), bot_data, err, err_valid, game)
 
 
 @njit(cache=CACHE)
-def py_step(action, env, seats, bot_data, err, err_valid, game):
+def py_step(action, env, bot_data, err, err_valid, game):
     """Apply the agent's integer action (after checking it), then advance as py_advance does."""
     p = getCurrentPlayer(env)
     state = getAgentState(env)
@@ -268,4 +273,4 @@ def py_step(action, env, seats, bot_data, err, err_valid, game):
         return -1, state, env
     env = stepEnv(a, env)
     err[5] += 1.0
-    return py_advance(env, seats, bot_data, err, err_valid, game)
+    return py_advance(env, bot_data, err, err_valid, game)

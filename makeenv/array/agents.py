@@ -80,7 +80,9 @@ def initial_agent_data(agent: Any) -> Any:
 def _import_file(path: str) -> Any:
     path = os.path.abspath(path)
     stem = re.sub(r"\W", "_", os.path.splitext(os.path.basename(path))[0])
-    name = f"_makeenv_agent_{stem}_{hashlib.sha1(path.encode()).hexdigest()[:8]}"
+    # named after the file's content, not its path: numba's cache refers to functions by module name
+    with open(path, "rb") as handle:
+        name = f"_makeenv_agent_{stem}_{hashlib.sha1(handle.read()).hexdigest()[:8]}"
     if name in sys.modules:
         return sys.modules[name]
     spec = importlib.util.spec_from_file_location(name, path)

@@ -311,9 +311,8 @@ def prepare(runner: Runner, agent: Any, agent_data: Any) -> None:
     module = runner.module
     try:
         if runner.agent_kind == "python":
-            seats = np.empty(runner.n_players, dtype=np.int64)
-            _, _, env = module.py_start(seats, bot_data, err, err_valid, 0)
-            module.py_step(0, env, seats, bot_data, err, err_valid, 0)
+            _, _, env = module.py_start(bot_data, err, err_valid, 0)
+            module.py_step(0, env, bot_data, err, err_valid, 0)
         else:
             module.n_games(0, agent_data, bot_data, err, err_valid, 0)
     except ArrayEnvError:
@@ -331,7 +330,7 @@ def run_games(runner: Runner, agent: Any, num_games: int, agent_data: Any,
 
 
 def _buffers(runner: Runner) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    err = np.zeros(6, dtype=np.float64)
+    err = np.zeros(7, dtype=np.float64)
     err_valid = np.zeros(runner.n_actions, dtype=np.float64)
     bot_data = np.zeros((runner.n_players, BOT_DATA_SIZE), dtype=np.float64)
     return err, err_valid, bot_data
@@ -361,12 +360,11 @@ def _run_python(runner, agent, num_games, agent_data, progress, first_game):
     err, err_valid, bot_data = _buffers(runner)
     module = runner.module
     py_start, py_step = module.py_start, module.py_step
-    seats = np.empty(runner.n_players, dtype=np.int64)
     n_actions = runner.n_actions
     wins = 0
     every = max(1, num_games // 100)
     for g in range(first_game, first_game + num_games):
-        status, state, env = py_start(seats, bot_data, err, err_valid, g)
+        status, state, env = py_start(bot_data, err, err_valid, g)
         while status == 0:
             reply = agent(state, agent_data)
             if type(reply) is not tuple or len(reply) != 2:
@@ -376,7 +374,7 @@ def _run_python(runner, agent, num_games, agent_data, progress, first_game):
                 action = _python_action(runner, action, state, g, env)
             elif not 0 <= action < n_actions:
                 _python_action(runner, float(action), state, g, env)
-            status, state, env = py_step(action, env, seats, bot_data, err, err_valid, g)
+            status, state, env = py_step(action, env, bot_data, err, err_valid, g)
         if status < 0:
             raise runner_error(runner, err, err_valid)
         if status == 1:
@@ -413,7 +411,7 @@ def _python_action(runner: Runner, action: Any, state: np.ndarray, game: int, en
             f"Valid actions here: {_valid_text(runner, valid)}."
         )
     value = float(action)
-    err = np.array([0.0, player, value, 1.0, game, 0.0])
+    err = np.array([0.0, player, value, 1.0, game, 0.0, 0.0])
     if not (0.0 <= value < runner.n_actions):
         err[0] = 1
     elif value != np.floor(value):

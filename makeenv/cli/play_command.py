@@ -56,9 +56,6 @@ def _text_options(game: str, agent: str | None, jury: str | None, jury_size: int
         "agent_name": agent_spec,
         "jury_name": jury_spec or "registry default (OpenRouter)",
         "env_kwargs": env_kwargs,
-        # A local model is loaded once and used by one game at a time; remote ones serve many.
-        "share_jury": bool(jury_spec) and jury_spec.split(":", 1)[0] == "local",
-        "serialize_agent": agent_spec.split(":", 1)[0] == "local",
     }
 
 

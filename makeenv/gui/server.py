@@ -737,59 +737,9 @@ def _load_static() -> dict[str, tuple[bytes, str]]:
     return files
 
 
-def _serialized(agent: Callable[[str], str]) -> Callable[[str], str]:
-    """``agent`` called by one session at a time (an in-process model is not thread-safe)."""
-    lock = threading.Lock()
-
-    def serialized_agent(observation: str) -> str:
-        with lock:
-            return agent(observation)
-
-    serialized_agent.__name__ = getattr(agent, "__name__", type(agent).__name__)
-    return serialized_agent
-
-
-def _shared_jury_factory(game: str, probe: Any, env_kwargs: dict[str, Any]) -> Callable[[], Any]:
-    """Sessions' envs that all use ``probe``'s jury (one in-process model, one vote at a time).
-
-    The jury is wrapped so an env's ``close()`` does not release it and concurrent games take turns.
-    Only the env's own settings (those its constructor names, e.g. ``scenarios_path``) are passed on.
-    """
-    import makeenv
-    from makeenv.text.jury.base import Jury
-
-    inner = probe.jury
-    lock = threading.Lock()
-
-    class SharedJury(Jury):
-        def __init__(self) -> None:
-            super().__init__(inner.options, inner.jury_size, inner.quorum)
-
-        def cast_ballots(self, scenario: str, submissions: Any) -> Any:
-            with lock:
-                return inner.cast_ballots(scenario, submissions)
-
-        def describe(self) -> dict[str, Any]:
-            return {**inner.describe(), "shared_by_gui_sessions": True}
-
-        def close(self) -> None:  # the app owns the model; a finished game must not free it
-            return None
-
-    shared = SharedJury()
-    own = {name for name, p in inspect.signature(type(probe).__init__).parameters.items()
-           if p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL)} - {"self", "jury_class", "jury_size"}
-    kwargs = {key: value for key, value in env_kwargs.items() if key in own}
-
-    def factory() -> Any:
-        return makeenv.make(game, jury_class=shared, **kwargs)
-
-    return factory
-
-
 def build_game(game: Any, *, level: int = 0, agent: Callable | None = None, agent_name: str | None = None,
                agent_data_factory: Callable[[], Any] | None = None, text_agent: Callable[[str], str] | None = None,
-               jury_name: str | None = None, env_kwargs: dict[str, Any] | None = None,
-               share_jury: bool = False, serialize_agent: bool = False) -> ArrayGame | TextGame:
+               jury_name: str | None = None, env_kwargs: dict[str, Any] | None = None) -> ArrayGame | TextGame:
     """Resolve ``game`` (a registered id, module or folder path, or an env object) to what the app serves."""
     import makeenv
     from makeenv.registry import REGISTRY
@@ -803,15 +753,10 @@ def build_game(game: Any, *, level: int = 0, agent: Callable | None = None, agen
 
             probe = factory()  # fail now (missing API key, bad jury) rather than at the first game
             readme = getattr(probe, "readme", None) or _readme_beside(probe)
-            if share_jury and getattr(probe, "jury", None) is not None:
-                factory = _shared_jury_factory(game, probe, env_kwargs)
-            else:
-                try:
-                    probe.close()
-                except Exception:
-                    pass
-            if text_agent is not None and serialize_agent:
-                text_agent = _serialized(text_agent)
+            try:
+                probe.close()
+            except Exception:
+                pass
             return TextGame(game, factory, text_agent, agent_name=agent_name, jury_name=jury_name, readme=readme)
         env = makeenv.make(game, **env_kwargs)
     else:
@@ -824,16 +769,15 @@ def build_game(game: Any, *, level: int = 0, agent: Callable | None = None, agen
 def create_app(game: Any, *, level: int = 0, agent: Callable | None = None, agent_name: str | None = None,
                agent_data_factory: Callable[[], Any] | None = None,
                text_agent: Callable[[str], str] | None = None, jury_name: str | None = None,
-               env_kwargs: dict[str, Any] | None = None, share_jury: bool = False,
-               serialize_agent: bool = False, max_sessions: int = 1000, workers: int = 8) -> Any:
+               env_kwargs: dict[str, Any] | None = None, max_sessions: int = 1000, workers: int = 8) -> Any:
     """Build the FastAPI app that serves ``game`` to the browser.
 
     ``game``: a registered id (``"RockPaperScissors"``, ``"ScenarioPlanning-v0"``), an array game's
     module or folder path, or an array env object. Array games: ``level`` is the default bot level;
     ``agent`` (an array agent) enables watch mode. Text games: ``text_agent(observation) -> str`` is
     the opponent; ``env_kwargs`` go to ``makeenv.make`` (e.g. ``jury_class``, ``jury_size``);
-    ``share_jury`` builds the jury once for every session (for an in-process model) and
-    ``serialize_agent`` lets one session at a time call the agent. Sessions beyond
+    each session builds its own env and jury (the local model is loaded once per process by
+    ``makeenv.text.local``; the agent object is shared, so it must be thread-safe). Sessions beyond
     ``max_sessions`` forget the least recently used; ``workers`` threads run text games' agents
     and juries.
     """
@@ -843,7 +787,7 @@ def create_app(game: Any, *, level: int = 0, agent: Callable | None = None, agen
 
     served = build_game(game, level=level, agent=agent, agent_name=agent_name,
                         agent_data_factory=agent_data_factory, text_agent=text_agent, jury_name=jury_name,
-                        env_kwargs=env_kwargs, share_jury=share_jury, serialize_agent=serialize_agent)
+                        env_kwargs=env_kwargs)
     store = SessionStore(max_sessions)
     static = _load_static()
     executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="makeenv-gui")

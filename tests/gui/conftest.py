@@ -10,7 +10,7 @@ import struct
 import time
 import zlib
 from pathlib import Path
-from typing import Any, Iterator, Mapping
+from typing import Any, Iterator
 
 import pytest
 

@@ -39,16 +39,3 @@ class FlakyJury(LongerStrategyJury):
                            error="HTTP 503 from the test server") for j in range(self.jury_size)]
         return super().cast_ballots(scenario, submissions)
 
-
-class CountingJury(LongerStrategyJury):
-    """Counts how many juries were built and closed (to prove one shared jury serves every game)."""
-
-    built = 0
-    closed = 0
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        CountingJury.built += 1
-
-    def close(self) -> None:
-        CountingJury.closed += 1

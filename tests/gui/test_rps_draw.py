@@ -69,6 +69,17 @@ def test_no_winner_after_the_round_limit():
     state[logic.S_THEIRS + logic.ROCK] = 1.0
     svg = draw.render(state)
     assert f"No winner after {logic.MAX_ROUNDS} tied rounds" in svg
+    assert f"Round {logic.MAX_ROUNDS} ·" in svg and "Both chose Rock: a tie<" in svg
+
+
+def test_the_last_tied_round_drawn_from_the_real_rules():
+    env = logic.initEnv()
+    for _ in range(logic.MAX_ROUNDS):
+        for action in (logic.PAPER, logic.PAPER, logic.CONFIRM, logic.CONFIRM):
+            logic.stepEnv(action, env)
+    assert logic.checkEnded(env) == 2
+    svg = picture(env, 1)
+    assert "No winner after 100 tied rounds" in svg and "Round 100 ·" in svg
 
 
 def test_render_rejects_a_state_of_the_wrong_length():

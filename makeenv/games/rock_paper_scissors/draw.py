@@ -118,7 +118,9 @@ def render(state) -> str:
     confirming = state[S_CONFIRM] > 0.5
     over = state[S_OVER] > 0.5
     tied_rounds = int(state[S_ROUND]) if np.isfinite(state[S_ROUND]) else 0
-    round_no = tied_rounds + (0 if over and mine is None else 1)
+    no_winner = over and state[S_WON] < 0.5 and state[S_LOST] < 0.5
+    # the round being played; after the last tied round the counter already counts that round
+    round_no = max(tied_rounds, 1) if no_winner else tied_rounds + 1
 
     # ---- the round's result, when both choices are on the table
     round_text, round_colour, my_mark, their_mark = "", GREY, None, None
@@ -130,7 +132,8 @@ def render(state) -> str:
             round_text = f"{ACTION_NAMES[theirs]} beats {ACTION_NAMES[mine]}: the opponent wins the round"
             round_colour, their_mark = RED, GREEN
         else:
-            round_text = f"Both chose {ACTION_NAMES[mine]}: a tie, a new round follows"
+            round_text = (f"Both chose {ACTION_NAMES[mine]}: a tie" if over
+                          else f"Both chose {ACTION_NAMES[mine]}: a tie, a new round follows")
             round_colour = AMBER
 
     # ---- the headline: what is happening now
@@ -158,7 +161,7 @@ def render(state) -> str:
         f'viewBox="0 0 {WIDTH} {HEIGHT}" font-family="{FONT}">',
         f'<rect width="{WIDTH}" height="{HEIGHT}" rx="14" fill="#f8fafc"/>',
         f'<text x="{WIDTH / 2}" y="30" text-anchor="middle" font-size="15" fill="{GREY}">'
-        f'Round {max(round_no, 1)} · {phase}{ties}</text>',
+        f'Round {round_no} · {phase}{ties}</text>',
         f'<text x="{WIDTH / 2}" y="57" text-anchor="middle" font-size="21" font-weight="bold" '
         f'fill="{head_colour}">{escape(head)}</text>',
         _card(160, "You", BLUE, mine, my_note, my_mark),

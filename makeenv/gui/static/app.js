@@ -205,6 +205,12 @@ async function showFrame(index) {
   index = Math.max(0, Math.min(session.length - 1, index));
   app.viewIndex = index;
   app.following = index === session.length - 1;
+  // Position first (at once), then the picture (a past state may come from the server).
+  $("history-slider").value = String(index);
+  $("frame-label").textContent = `State ${index} of ${session.length - 1}`;
+  $("prev").disabled = index === 0;
+  $("next").disabled = index === session.length - 1;
+  $("live").disabled = index === session.length - 1;
   let frame = app.frames.get(index);
   if (!frame) {
     try {
@@ -232,6 +238,7 @@ function renderFrame(frame) {
       "State: [" + frame.state.join(", ") + "]";
   }
   $("caption").textContent = frame.caption;
+  $("caption").dataset.frame = String(frame.index); // which state is drawn (tests wait on it)
   let turn = "";
   if (frame.to_move !== null && frame.to_move !== undefined) {
     turn = frame.to_move === session.seat && session.mode === "play" ? "Your move." : `${frame.to_move_name} to move.`;
@@ -239,11 +246,6 @@ function renderFrame(frame) {
     turn = "Game over.";
   }
   $("turn").textContent = latest ? turn : `Viewing the past — ${turn}`;
-  $("history-slider").value = String(frame.index);
-  $("frame-label").textContent = `State ${frame.index} of ${session.length - 1}`;
-  $("prev").disabled = frame.index === 0;
-  $("next").disabled = latest;
-  $("live").disabled = latest;
   $("state-vec").textContent = "[" + frame.state.join(", ") + "]";
   $("env-vec").textContent = frame.env ? "[" + frame.env.join(", ") + "]" : "(hidden until the game is over)";
   const actions = $("actions");

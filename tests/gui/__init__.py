@@ -1,0 +1,1 @@
+"""Tests of the browser GUI (makeenv play): server, page, drawings, command line."""
