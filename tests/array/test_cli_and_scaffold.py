@@ -124,8 +124,8 @@ def test_new_rejects_bad_names(tmp_path):
 
 @pytest.mark.slow
 def test_generated_test_file_passes(tmp_path):
-    scaffold("Pile", tmp_path)
-    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tmp_path / "pile")],
+    scaffold("TakeAway", tmp_path)  # same content as above: the compiled runners are reused
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tmp_path / "take_away")],
                           capture_output=True, text=True, timeout=280)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "2 passed" in done.stdout
