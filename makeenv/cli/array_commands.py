@@ -70,6 +70,7 @@ def run_command(
     from makeenv.array.agents import AgentSpecError, initial_agent_data, load_agent
     from makeenv.array.runner import ArrayEnvError, is_numba_function
 
+    started = time.perf_counter()
     env = _load_array_env(game, "run")
     if games <= 0:
         _fail(f"--games must be a positive number, got {games}")
@@ -84,9 +85,8 @@ def run_command(
     compiled = player == "random" or is_numba_function(player)
     kind = "numba" if compiled else "plain Python"
     try:
-        start = time.perf_counter()
         env.prepare(player, data, level)
-        prepared = time.perf_counter() - start
+        prepared = time.perf_counter() - started
         threshold = PROGRESS_MIN_NUMBA if compiled else PROGRESS_MIN_PYTHON
         start = time.perf_counter()
         if games >= threshold:
@@ -108,7 +108,7 @@ def run_command(
                + (f", seed {seed}" if seed is not None else ""))
     typer.echo(f"wins: {wins:,} / {games:,}")
     typer.echo(f"win rate: {100.0 * wins / games:.2f}%")
-    typer.echo(f"games/s: {games / max(elapsed, 1e-9):,.0f}  (compile/load {prepared:.2f} s, play {elapsed:.3f} s)")
+    typer.echo(f"games/s: {games / max(elapsed, 1e-9):,.0f}  (start-up and compile/load {prepared:.2f} s, play {elapsed:.3f} s)")
 
 
 @app.command("check")

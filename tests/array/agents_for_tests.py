@@ -112,3 +112,13 @@ def python_numpy_random(state, data):
     """Uses NumPy's global generator (seeded by run(seed=...))."""
     actions = np.flatnonzero(L.getValidActions(state))
     return int(actions[np.random.randint(len(actions))]), data
+
+
+@njit(cache=True)
+def numba_changes_data_type(state, data):
+    return 3, 0
+
+
+@njit(cache=True)
+def numba_returns_array_action(state, data):
+    return state, data

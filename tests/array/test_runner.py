@@ -191,3 +191,14 @@ def test_runner_module_is_cached_on_disk(env):
 
     r2 = runner.get_runner(env, lambda s, d: (0, d), 0)  # Python agents share the game's runner
     assert r2.agent_kind == "python"
+
+
+def test_numba_agent_changing_data_type_or_returning_an_array(env):
+    with pytest.raises(AgentError) as info:
+        env.run(A.numba_changes_data_type, 10, np.zeros(1), 0)
+    assert "agent_data must keep its type" in str(info.value)
+    _no_numba_dump(str(info.value))
+    with pytest.raises(AgentError) as info:
+        env.run(A.numba_returns_array_action, 10, np.zeros(1), 0)
+    assert "an action must be an int" in str(info.value)
+    _no_numba_dump(str(info.value))
