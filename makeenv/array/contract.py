@@ -14,6 +14,7 @@ import importlib.util
 import os
 import re
 import sys
+import threading
 import types
 from pathlib import Path
 from typing import Any
@@ -192,6 +193,9 @@ def load_array_env(target: Any, name: str | None = None, **kwargs: Any) -> Array
                 raise ValueError(f"load_array_env: no such game file {text!r}")
             module = _import_file(text)
             folder = None
+        elif text.startswith((".", "~")) or "/" in text or os.sep in text:
+            raise ValueError(f"load_array_env: no such game folder {text!r} (a game folder holds an __init__.py "
+                             "with the contract functions; `makeenv new NAME` creates one)")
         else:
             try:
                 module = importlib.import_module(text)
@@ -232,29 +236,31 @@ def _import_folder(folder: str) -> types.ModuleType:
             "defining the contract functions (see `makeenv new`)"
         )
     name = _stable_name("game", folder)
-    if name in sys.modules:
-        return sys.modules[name]
     spec = importlib.util.spec_from_file_location(name, init, submodule_search_locations=[str(Path(folder).resolve())])
     return _exec(name, spec)
 
 
 def _import_file(path: str) -> types.ModuleType:
     name = _stable_name("file", path)
-    if name in sys.modules:
-        return sys.modules[name]
     spec = importlib.util.spec_from_file_location(name, os.path.abspath(path))
     return _exec(name, spec)
 
 
+_IMPORT_LOCK = threading.RLock()  # a half-run game module must never be handed to another thread
+
+
 def _exec(name: str, spec: Any) -> types.ModuleType:
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    try:
-        spec.loader.exec_module(module)
-    except BaseException:
-        sys.modules.pop(name, None)
-        raise
-    return module
+    with _IMPORT_LOCK:
+        if name in sys.modules:
+            return sys.modules[name]
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        try:
+            spec.loader.exec_module(module)
+        except BaseException:
+            sys.modules.pop(name, None)
+            raise
+        return module
 
 
 def _module_folder(module: Any) -> str | None:

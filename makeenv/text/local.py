@@ -41,6 +41,7 @@ agent, guarded by a lock because a llama.cpp context is not thread-safe.
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import importlib.util
 import math
@@ -277,6 +278,15 @@ class LocalModel:
 
 _MODELS: dict[tuple[str, int], LocalModel] = {}
 _MODELS_LOCK = threading.Lock()
+
+
+@atexit.register
+def _close_models() -> None:
+    """Free the shared models while the interpreter still works (llama.cpp's own __del__ fails late)."""
+    with _MODELS_LOCK:
+        for model in _MODELS.values():
+            model.llm.close()
+        _MODELS.clear()
 
 
 def load_model(model_path: str | os.PathLike[str] | None = None, n_ctx: int = DEFAULT_N_CTX,

@@ -53,6 +53,8 @@ def test_unknown_name_lists_games_and_suggests():
 def test_missing_module_and_folder_without_init(tmp_path):
     with pytest.raises(ValueError, match="cannot import game module 'no_such.game'"):
         makeenv.make("no_such.game")
+    with pytest.raises(ValueError, match="no such game folder './not_here'"):
+        makeenv.make("./not_here")
     with pytest.raises(ValueError, match="has no __init__.py"):
         makeenv.make(str(tmp_path))
 

@@ -77,3 +77,17 @@ def test_server_queue_handler_default_order_and_recording():
         assert server.chat_requests[0].user_text == "q" and server.chat_requests[0].model == "h"
         assert httpx.get(server.base_url + "/models").json()["data"][0]["id"] == "scripted"
         assert server.base_url.startswith("http://127.0.0.1:")
+
+
+def test_the_official_openai_client_accepts_the_scripted_server():
+    """The test double speaks the real protocol: OpenAI's own client parses its answers and errors."""
+    openai = pytest.importorskip("openai")
+    with OpenAIServer() as server:
+        server.default = Reply.text("Player 1")
+        client = openai.OpenAI(base_url=server.base_url, api_key="test-key", max_retries=0)
+        answer = client.chat.completions.create(model="judge-a", messages=[{"role": "user", "content": "Who?"}])
+        assert answer.choices[0].message.content == "Player 1"
+        assert server.requests[-1].model == "judge-a"
+        server.queue(Reply.error(429, "slow down"))
+        with pytest.raises(openai.RateLimitError):
+            client.chat.completions.create(model="judge-a", messages=[{"role": "user", "content": "Who?"}])
