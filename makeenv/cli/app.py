@@ -2,6 +2,12 @@
 
 import typer
 
+
+def reflow(text: str) -> str:
+    """Join the lines of each blank-line-separated paragraph, so help wraps to the terminal."""
+    paragraphs = text.strip().split("\n\n")
+    return "\n\n".join(" ".join(line.strip() for line in p.splitlines()) for p in paragraphs)
+
 app = typer.Typer(
     name="makeenv",
     help=(

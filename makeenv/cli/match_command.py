@@ -7,7 +7,7 @@ from typing import Any, Optional
 
 import typer
 
-from makeenv.cli.app import app
+from makeenv.cli.app import app, reflow
 
 MATCH_HELP = """Play one game of a text env (e.g. ScenarioPlanning-v0) between two agents.
 
@@ -16,30 +16,30 @@ the whole record (keys are never printed or recorded).
 
 Player SPECs (--player0, --player1):
 
-  human: you, at the terminal (end a strategy with a line holding only '.')
+- human: you, at the terminal (end a strategy with a line holding only '.')
 
-  local or local:PATH.gguf: LocalAgent, a small model in-process (needs the llm extra of makeenv)
+- local or local:PATH.gguf: LocalAgent, a small model in-process (needs the llm extra of makeenv)
 
-  openrouter or openrouter:MODEL: OpenRouterAgent (key from OPENROUTER_API_KEY)
+- openrouter or openrouter:MODEL: OpenRouterAgent (key from OPENROUTER_API_KEY)
 
-  openai:MODEL@BASE_URL or openai:MODEL@BASE_URL#KEY_ENV: any OpenAI-compatible server, e.g.
+- openai:MODEL@BASE_URL or openai:MODEL@BASE_URL#KEY_ENV: any OpenAI-compatible server, e.g.
   openai:llama3@http://127.0.0.1:8080/v1 ; the key is read from the environment variable KEY_ENV
   (default: OPENAI_API_KEY when set, else no key)
 
-  fixed:TEXT: always answers TEXT
+- fixed:TEXT: always answers TEXT
 
-  MODULE:FUNCTION or FILE.py:FUNCTION: your own agent(observation: str) -> str
+- MODULE:FUNCTION or FILE.py:FUNCTION: your own agent(observation: str) -> str
 
 Jury SPECs (--jury; default: the env's own, OpenRouterJury for ScenarioPlanning-v0):
 
-  openrouter or openrouter:MODEL,MODEL,...: OpenRouterJury (key from OPENROUTER_API_KEY)
+- openrouter or openrouter:MODEL,MODEL,...: OpenRouterJury (key from OPENROUTER_API_KEY)
 
-  openai:MODEL,MODEL,...@BASE_URL (optionally #KEY_ENV): OpenAICompatibleJury; juror i uses model
+- openai:MODEL,MODEL,...@BASE_URL (optionally #KEY_ENV): OpenAICompatibleJury; juror i uses model
   i mod n
 
-  local or local:PATH.gguf: LocalJury, offline, no key
+- local or local:PATH.gguf: LocalJury, offline, no key
 
-  MODULE:CLASS or FILE.py:CLASS: your own makeenv.text.Jury subclass
+- MODULE:CLASS or FILE.py:CLASS: your own makeenv.text.Jury subclass
 
 Example, offline: makeenv match ScenarioPlanning-v0 --player0 local --player1 local --jury local
 """
@@ -59,7 +59,7 @@ def _write_record(path: Path, record: dict[str, Any]) -> None:
     path.write_text(text + "\n", encoding="utf-8")
 
 
-@app.command("match", help=MATCH_HELP, no_args_is_help=True)
+@app.command("match", help=reflow(MATCH_HELP), no_args_is_help=True)
 def match(
     env_id: str = typer.Argument(..., help="A registered text env, e.g. ScenarioPlanning-v0."),
     player0: str = typer.Option("human", "--player0", help="Player 0's SPEC (see above)."),

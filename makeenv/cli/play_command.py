@@ -6,7 +6,7 @@ from typing import Any, Optional
 
 import typer
 
-from makeenv.cli.app import app
+from makeenv.cli.app import app, reflow
 
 PLAY_HELP = """Play GAME in the browser, or watch an agent play it.
 
@@ -69,7 +69,7 @@ def _array_options(agent: str | None, level: int) -> dict[str, Any]:
     return options
 
 
-@app.command("play", help=PLAY_HELP)
+@app.command("play", help=reflow(PLAY_HELP))
 def play(
     game: str = typer.Argument(..., help="A game id from `makeenv list`, or your array game's module or folder path."),
     level: int = typer.Option(0, "--level", "-l", help="Array games: level of the bots you play against (0 random)."),

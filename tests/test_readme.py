@@ -1,0 +1,59 @@
+"""The README's Python examples run as written (the URL of the example server swapped for a test one)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.llm.conftest import needs_llm
+from tests.support.openai_server import OpenAIServer
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+EXAMPLE_URL = "http://127.0.0.1:8080/v1"
+
+
+def python_blocks() -> list[str]:
+    return re.findall(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), flags=re.S)
+
+
+def block_with(marker: str) -> str:
+    found = [block for block in python_blocks() if marker in block]
+    assert len(found) == 1, f"README: expected one python example containing {marker!r}, found {len(found)}"
+    return found[0]
+
+
+def test_array_example_runs_and_its_agent_beats_the_rock_lover_less_than_half() -> None:
+    namespace: dict = {}
+    exec(compile(block_with("always_rock"), "README-array", "exec"), namespace)
+    # Always Rock against a bot that plays Rock 60% of the time mostly ties, so it wins under half.
+    assert 0.05 < namespace["wins"] / 100_000 < 0.5
+    assert namespace["agent_data"] > 100_000           # it counted at least one move per game
+    assert namespace["ok"] is True and namespace["problems"] == []
+
+
+def test_openai_compatible_example_plays_a_game_against_a_local_server() -> None:
+    with OpenAIServer(default="Player 0") as server:
+        source = block_with("OpenAICompatibleJury").replace(EXAMPLE_URL, server.base_url)
+        namespace: dict = {}
+        exec(compile(source, "README-openai", "exec"), namespace)
+        env, player = namespace["env"], namespace["player"]
+        env.reset(num_players=2, seed=0)
+        done = False
+        while not done:
+            _, observation = env.get_observation()
+            done, _ = env.step(player(observation))
+        rewards, game_info = env.close()
+    assert rewards == {0: 1, 1: -1}
+    assert sum(game_info["votes"].values()) == 11
+
+
+@pytest.mark.llm
+@needs_llm
+def test_offline_text_example_plays_a_whole_game() -> None:
+    namespace: dict = {}
+    exec(compile(block_with("LocalJury"), "README-text", "exec"), namespace)
+    rewards, game_info = namespace["rewards"], namespace["game_info"]
+    assert sorted(rewards.values()) in ([-1, 1], [0, 0])
+    assert sum(game_info["votes"].values()) + game_info["abstentions"] == 11
