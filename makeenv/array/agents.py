@@ -18,6 +18,8 @@ from typing import Any, Callable
 
 import numpy as np
 
+from makeenv.array.runner import import_once
+
 RANDOM = "random"
 
 
@@ -83,19 +85,10 @@ def _import_file(path: str) -> Any:
     # named after the file's content, not its path: numba's cache refers to functions by module name
     with open(path, "rb") as handle:
         name = f"_makeenv_agent_{stem}_{hashlib.sha1(handle.read()).hexdigest()[:8]}"
-    if name in sys.modules:
-        return sys.modules[name]
     spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:
         raise AgentSpecError(f"cannot load agent file {path!r}")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    try:
-        spec.loader.exec_module(module)
-    except BaseException:
-        sys.modules.pop(name, None)
-        raise
-    return module
+    return import_once(name, spec)
 
 
 def python_random_agent(get_valid_actions: Callable[[np.ndarray], np.ndarray]) -> Callable[[np.ndarray, Any], tuple[int, Any]]:

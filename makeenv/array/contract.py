@@ -13,8 +13,6 @@ import importlib
 import importlib.util
 import os
 import re
-import sys
-import threading
 import types
 from pathlib import Path
 from typing import Any
@@ -237,30 +235,13 @@ def _import_folder(folder: str) -> types.ModuleType:
         )
     name = _stable_name("game", folder)
     spec = importlib.util.spec_from_file_location(name, init, submodule_search_locations=[str(Path(folder).resolve())])
-    return _exec(name, spec)
+    return _runner.import_once(name, spec)
 
 
 def _import_file(path: str) -> types.ModuleType:
     name = _stable_name("file", path)
     spec = importlib.util.spec_from_file_location(name, os.path.abspath(path))
-    return _exec(name, spec)
-
-
-_IMPORT_LOCK = threading.RLock()  # a half-run game module must never be handed to another thread
-
-
-def _exec(name: str, spec: Any) -> types.ModuleType:
-    with _IMPORT_LOCK:
-        if name in sys.modules:
-            return sys.modules[name]
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        try:
-            spec.loader.exec_module(module)
-        except BaseException:
-            sys.modules.pop(name, None)
-            raise
-        return module
+    return _runner.import_once(name, spec)
 
 
 def _module_folder(module: Any) -> str | None:

