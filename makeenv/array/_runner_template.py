@@ -162,6 +162,7 @@ def level_bot_final_turn(env, p, bot_data):
 agent_action = trusted_action if AGENT_KIND == "random" else checked_action
 bot_move = random_bot_move if BOT_IS_RANDOM else level_bot_move
 bot_final_turn = no_final_turn if BOT_IS_RANDOM else level_bot_final_turn
+ALL_RANDOM = AGENT_KIND == "random" and BOT_IS_RANDOM
 
 
 @njit(cache=CACHE, inline="always")
@@ -178,7 +179,10 @@ def play_one(agent_data, bot_data, me, err, err_valid, game):
             fail(err, err_valid, 4, p, -1.0, 0, game, env)
             return -2, agent_data
         state = getAgentState(env)
-        if p == me:
+        if ALL_RANDOM:  # every seat plays the same random choice: one code path, no branch
+            raw, _ = random_agent(state, 0.0)
+            a = trusted_action(raw, state, err, err_valid, p, 1 if p == me else 0, game)
+        elif p == me:
             raw, agent_data = agent(state, agent_data)
             a = agent_action(raw, state, err, err_valid, p, 1, game)
         else:
