@@ -24,11 +24,12 @@ def block_with(marker: str) -> str:
     return found[0]
 
 
-def test_array_example_runs_and_its_agent_beats_the_rock_lover_less_than_half() -> None:
+def test_array_example_runs_as_written() -> None:
     namespace: dict = {}
     exec(compile(block_with("always_rock"), "README-array", "exec"), namespace)
-    # Always Rock against a bot that plays Rock 60% of the time mostly ties, so it wins under half.
-    assert 0.05 < namespace["wins"] / 100_000 < 0.5
+    # Rock against the Rock-lover (Rock 60%, Scissors 20%, Paper 20%): a round is won or lost with
+    # equal odds and ties replay, so Always Rock wins half its games.
+    assert 0.48 < namespace["wins"] / 100_000 < 0.52
     assert namespace["agent_data"] > 100_000           # it counted at least one move per game
     assert namespace["ok"] is True and namespace["problems"] == []
 

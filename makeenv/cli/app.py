@@ -8,6 +8,7 @@ def reflow(text: str) -> str:
     paragraphs = text.strip().split("\n\n")
     return "\n\n".join(" ".join(line.strip() for line in p.splitlines()) for p in paragraphs)
 
+
 app = typer.Typer(
     name="makeenv",
     help=(
