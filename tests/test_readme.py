@@ -9,6 +9,7 @@ import pytest
 
 from tests.llm.conftest import needs_llm
 from tests.support.openai_server import OpenAIServer
+from tests.support.text_loop import play_through
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 EXAMPLE_URL = "http://127.0.0.1:8080/v1"
@@ -40,12 +41,7 @@ def test_openai_compatible_example_plays_a_game_against_a_local_server() -> None
         namespace: dict = {}
         exec(compile(source, "README-openai", "exec"), namespace)
         env, player = namespace["env"], namespace["player"]
-        env.reset(num_players=2, seed=0)
-        done = False
-        while not done:
-            _, observation = env.get_observation()
-            done, _ = env.step(player(observation))
-        rewards, game_info = env.close()
+        rewards, game_info, _ = play_through(env, player, seed=0)
     assert rewards == {0: 1, 1: -1}
     assert sum(game_info["votes"].values()) == 11
 

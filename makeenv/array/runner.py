@@ -158,7 +158,7 @@ def get_runner(env: "ArrayEnv", agent: Any, level: int, max_steps: int | None = 
     bot = env.bot(level) if level != 0 else None
     if agent is COUNTING:
         kind, user_agent = "counting", None
-    elif agent is None or agent is getattr(env, "_random_agent", None) or (isinstance(agent, str) and agent == "random"):
+    elif names_builtin_random(agent) or agent is getattr(env, "_random_agent", None):
         kind, user_agent = "random", None
     elif is_numba_function(agent):
         kind, user_agent = "user", agent
@@ -281,9 +281,14 @@ def import_once(name: str, spec: Any) -> types.ModuleType:
 
 # ---- running ------------------------------------------------------------------------------------
 
+def names_builtin_random(agent: Any) -> bool:
+    """True for ``None`` and ``"random"``: the ways to ask for the game's built-in random agent."""
+    return agent is None or (isinstance(agent, str) and agent == "random")
+
+
 def check_agent_signature(agent: Any) -> None:
     """Fail early, with a clear message, when ``agent`` cannot be called as agent(state, data)."""
-    if agent is None or (isinstance(agent, str) and agent == "random") or agent is COUNTING:
+    if names_builtin_random(agent) or agent is COUNTING:
         return
     if not callable(agent):
         raise AgentError(

@@ -222,12 +222,20 @@ class LocalModel:
         # ChatML, the format of SmolLM2 and many small instruct models.
         return "".join(f"<|im_start|>{m['role']}\n{m['content']}<|im_end|>\n" for m in messages) + "<|im_start|>assistant\n"
 
+    def chat_frame(self, system: str, user_before: str = "", user_after: str = "") -> tuple[list[int], list[int]]:
+        """Tokens of a chat prompt before and after a data slot in the user message.
+
+        The caller tokenizes the slot's text without special tokens, so chat markers inside it
+        stay plain text.
+        """
+        slot = "\x00DATA\x00"
+        before, _, after = self.chat_prompt(system, user_before + slot + user_after).partition(slot)
+        return self.bos() + self.tokenize(before, special=True), self.tokenize(after, special=True)
+
     def chat_tokens(self, system: str, user: str) -> list[int]:
-        """Tokens of a chat prompt whose ``user`` text is data: markers inside it stay plain text."""
-        marker = "\x00USER\x00"
-        before, _, after = self.chat_prompt(system, marker).partition(marker)
-        return (self.bos() + self.tokenize(before, special=True) + self.tokenize(user)
-                + self.tokenize(after, special=True))
+        """Tokens of a chat prompt whose whole ``user`` text is data."""
+        before, after = self.chat_frame(system)
+        return before + self.tokenize(user) + after
 
     def tokenize(self, text: str, special: bool = False, add_bos: bool = False) -> list[int]:
         """Tokens of ``text``; ``special=True`` parses chat-template markers as special tokens."""
@@ -367,13 +375,8 @@ class LocalJury(Jury):
         model = self.model
         if len(scenario) > 2000:
             scenario = scenario[:2000] + " [...]"
-        head = f"Scenario: {scenario}\n\nProposed strategy:\n"
-        tail = f"\n\n{question}"
-        marker = "\x00STRATEGY\x00"
-        full = model.chat_prompt(LOCAL_JUROR_INSTRUCTIONS, head + marker + tail)
-        before, _, after = full.partition(marker)
-        before_tokens = model.bos() + model.tokenize(before, special=True)
-        after_tokens = model.tokenize(after, special=True)
+        before_tokens, after_tokens = model.chat_frame(
+            LOCAL_JUROR_INSTRUCTIONS, f"Scenario: {scenario}\n\nProposed strategy:\n", f"\n\n{question}")
         body = model.tokenize(text)   # no special tokens: the strategy stays data
         budget = model.n_ctx - len(before_tokens) - len(after_tokens) - 24
         if budget < 32:

@@ -10,6 +10,7 @@ import httpx
 import pytest
 
 from tests.llm.conftest import LlamaServer, needs_llm
+from tests.support.text_loop import play_through
 
 pytestmark = [needs_llm, pytest.mark.llm, pytest.mark.slow]
 
@@ -33,12 +34,7 @@ def test_full_scenario_planning_game_against_the_llama_server(llama_server: Llam
                        max_tokens=8, timeout=120.0)
     agents = {player: OpenAICompatibleAgent(llama_server.model, llama_server.base_url, max_tokens=48,
                                             temperature=0.7, timeout=120.0) for player in (0, 1)}
-    env.reset(num_players=2, seed=1)
-    done = False
-    while not done:
-        player_id, observation = env.get_observation()
-        done, info = env.step(agents[player_id](observation))
-    rewards, game_info = env.close()
+    rewards, game_info, info = play_through(env, agents, seed=1)
     assert sorted(rewards.values()) in ([-1, 1], [0, 0])
     assert all(game_info["strategies"][option] for option in OPTIONS)
     ballots = game_info["ballots"]

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.llm.conftest import needs_llm
+from tests.support.text_loop import play_through
 
 OPTIONS = ["Player 0", "Player 1"]
 PAIRS = json.loads((Path(__file__).resolve().parents[2] / "benchmarks" / "jury_pairs.json").read_text())["pairs"]
@@ -186,12 +187,7 @@ def test_scenario_planning_offline_through_make() -> None:
     env = makeenv.make("ScenarioPlanning-v0", jury_class=LocalJury)
     assert env.jury.jury_size == 11
     agents = {0: LocalAgent(seed=0, max_tokens=60), 1: LocalAgent(seed=1, max_tokens=60)}
-    env.reset(num_players=2, seed=4)
-    done = False
-    while not done:
-        player_id, observation = env.get_observation()
-        done, info = env.step(agents[player_id](observation))
-    rewards, game_info = env.close()
+    rewards, game_info, info = play_through(env, agents, seed=4)
     assert sorted(rewards.values()) in ([-1, 1], [0, 0])
     assert sum(game_info["votes"].values()) + game_info["abstentions"] == 11
     assert len(game_info["ballots"]) == 11 and all(b["scores"] for b in game_info["ballots"])

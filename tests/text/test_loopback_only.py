@@ -9,6 +9,7 @@ import pytest
 
 import makeenv
 from makeenv.text import OpenAICompatibleAgent, OpenAICompatibleJury
+from tests.support.text_loop import play_through
 from tests.text.conftest import fast
 
 
@@ -55,12 +56,7 @@ def test_a_full_game_only_talks_to_loopback(server, loopback_guard):
     server.handler = lambda request: "A plan." if request.model == "player" else "Player 1"
     env = makeenv.make("ScenarioPlanning-v0", jury_class=OpenAICompatibleJury, **fast(server))
     agent = OpenAICompatibleAgent("player", server.base_url)
-    env.reset(num_players=2, seed=0)
-    done = False
-    while not done:
-        _, observation = env.get_observation()
-        done, info = env.step(agent(observation))
-    rewards, game_info = env.close()
+    rewards, game_info, _ = play_through(env, agent, seed=0)
     assert rewards == {0: -1, 1: 1}
     assert len(server.chat_requests) == 2 + 11
     assert loopback_guard and all(address[0] == "127.0.0.1" for address in loopback_guard)
