@@ -1,13 +1,17 @@
-"""The array-env family: numba games over float64 arrays, one generic runner, checks, scaffold.
+"""The array-env family: numba games over float64 arrays, one referee, one runner, checks, scaffold.
 
 ``makeenv.make("RockPaperScissors")`` returns an :class:`ArrayEnv`; see docs/ARCHITECTURE.md for
 the contract.
 """
 
-from makeenv.array.contract import CONTRACT, CONTRACT_NAMES, ArrayEnv, load_array_env
-from makeenv.array.runner import AgentError, ArrayEnvError, GameError, InvalidActionError
+from makeenv.array.agents import Bot
+from makeenv.array.contract import CONTRACT, CONTRACT_NAMES, OPTIONAL_FUNCTIONS, ArrayEnv, load_array_env
+from makeenv.array.errors import AgentError, ArrayEnvError, GameCompileError, GameError, InvalidActionError
+from makeenv.array.referee import Match, Outcome
+from makeenv.array.results import Results, SeatResults
 
 __all__ = [
-    "CONTRACT", "CONTRACT_NAMES", "ArrayEnv", "load_array_env",
-    "ArrayEnvError", "InvalidActionError", "AgentError", "GameError",
+    "Bot", "CONTRACT", "CONTRACT_NAMES", "OPTIONAL_FUNCTIONS", "ArrayEnv", "load_array_env",
+    "Match", "Outcome", "Results", "SeatResults",
+    "ArrayEnvError", "InvalidActionError", "AgentError", "GameError", "GameCompileError",
 ]

@@ -7,20 +7,50 @@ plain Python one. ``load_agent`` takes ``"module:function"``, ``"path/to/file.py
 
 from __future__ import annotations
 
-import hashlib
-import importlib
-import importlib.util
-import os
 import random
-import re
 import sys
+from dataclasses import dataclass
 from typing import Any, Callable
 
 import numpy as np
 
-from makeenv.array.runner import import_once
+from makeenv.loading import LoadError, load_object
 
 RANDOM = "random"
+BOT_DATA_SIZE = 16  # zeros each bot seat starts from when its Bot carries no data
+
+
+@dataclass(frozen=True)
+class Bot:
+    """An opponent: a policy ``policy(state, data) -> (action, data)`` and the data it starts from.
+
+    ``data`` is a 1-D float64 array (weights loaded from a file in the game folder, say); every
+    seat the bot takes plays from its own copy, which the policy may change in place as memory
+    across the games of a run. Without data a seat starts from ``BOT_DATA_SIZE`` zeros.
+    """
+
+    policy: Callable[..., Any]
+    data: Any = None
+    name: str | None = None
+
+    def __post_init__(self) -> None:
+        if not callable(self.policy):
+            raise TypeError(f"Bot: policy must be a function policy(state, data) -> (action, data), got {self.policy!r}")
+        if self.data is not None:
+            data = np.ascontiguousarray(self.data, dtype=np.float64)
+            if data.ndim != 1 or data.size == 0:
+                raise ValueError(f"Bot {self.label}: data must be a non-empty 1-D float64 array, got shape {data.shape}")
+            object.__setattr__(self, "data", data)
+
+    @property
+    def label(self) -> str:
+        """The bot's name, else its policy's name."""
+        func = getattr(self.policy, "py_func", self.policy)
+        return self.name or getattr(func, "__name__", "bot")
+
+    def initial_data(self) -> np.ndarray:
+        """A fresh copy of the data a seat starts from."""
+        return self.data.copy() if self.data is not None else np.zeros(BOT_DATA_SIZE, dtype=np.float64)
 
 
 class AgentSpecError(ValueError):
@@ -33,35 +63,15 @@ def load_agent(spec: str) -> Any:
     ``"random"`` is returned as the string itself; ``ArrayEnv.run`` treats it as the game's
     built-in numba random agent.
     """
-    if not isinstance(spec, str) or not spec.strip():
-        raise AgentSpecError(f"agent spec must be 'module:function' or 'file.py:function', got {spec!r}")
-    spec = spec.strip()
-    if spec == RANDOM:
+    if isinstance(spec, str) and spec.strip() == RANDOM:
         return RANDOM
-    target, sep, func_name = spec.rpartition(":")
-    if not sep or not target or not func_name:
-        raise AgentSpecError(
-            f"agent spec {spec!r} must look like 'module:function' (my_agents:greedy) or "
-            "'file.py:function' (./agent.py:act), or be 'random'"
-        )
-    if target.endswith(".py") or os.sep in target or "/" in target:
-        if not os.path.isfile(target):
-            raise AgentSpecError(f"agent spec {spec!r}: no such file {target!r}")
-        module = _import_file(target)
-    else:
-        try:
-            module = importlib.import_module(target)
-        except ImportError as exc:
-            raise AgentSpecError(f"agent spec {spec!r}: cannot import module {target!r} ({exc})") from None
-    agent = getattr(module, func_name, None)
-    if agent is None:
-        names = sorted(n for n in dir(module) if not n.startswith("_") and callable(getattr(module, n)))
-        raise AgentSpecError(
-            f"agent spec {spec!r}: {target!r} has no function {func_name!r}; it defines: "
-            f"{', '.join(names) or 'no public functions'}"
-        )
+    try:
+        agent = load_object(spec, "agent spec")
+    except LoadError as exc:
+        raise AgentSpecError(f"{exc}; or 'random' for the built-in random agent") from None
     if not callable(agent):
-        raise AgentSpecError(f"agent spec {spec!r}: {func_name!r} is a {type(agent).__name__}, not a function")
+        raise AgentSpecError(f"agent spec {spec!r}: {spec.rpartition(':')[2]!r} is a {type(agent).__name__}, "
+                             "not a function agent(state, agent_data) -> (action, agent_data)")
     return agent
 
 
@@ -77,18 +87,6 @@ def initial_agent_data(agent: Any) -> Any:
     if data is None:
         return np.zeros(1, dtype=np.float64)
     return data() if callable(data) else data
-
-
-def _import_file(path: str) -> Any:
-    path = os.path.abspath(path)
-    stem = re.sub(r"\W", "_", os.path.splitext(os.path.basename(path))[0])
-    # named after the file's content, not its path: numba's cache refers to functions by module name
-    with open(path, "rb") as handle:
-        name = f"_makeenv_agent_{stem}_{hashlib.sha1(handle.read()).hexdigest()[:8]}"
-    spec = importlib.util.spec_from_file_location(name, path)
-    if spec is None or spec.loader is None:
-        raise AgentSpecError(f"cannot load agent file {path!r}")
-    return import_once(name, spec)
 
 
 def python_random_agent(get_valid_actions: Callable[[np.ndarray], np.ndarray]) -> Callable[[np.ndarray, Any], tuple[int, Any]]:

@@ -1,21 +1,31 @@
 """``check_env``: does an array game obey the contract?
 
 Every check is one small function below taking a ``CheckContext`` and returning a list of
-problems (plain sentences naming the contract function at fault and how to fix it). A check
-that cannot run because an earlier one failed raises ``Skip``. ``run_checks`` returns one
-``CheckResult`` per check (the CLI prints them); ``check_env`` returns ``(ok, problems)``.
+problems (plain sentences naming the contract function at fault and how to fix it). A check that
+cannot run because an earlier one failed raises ``Skip``; a check about an optional piece the
+game does not have passes. ``run_checks`` returns one ``CheckResult`` per check (the CLI prints
+them); ``check_env`` returns ``(ok, problems)``.
+
+Random games are played by the referee (``env.new_match()``), the same code that steps games for
+the runner, the GUI and the adapters, while the contract functions' answers are recorded.
 """
 
 from __future__ import annotations
 
+import inspect
+import io
 import random
+import xml.etree.ElementTree as ElementTree
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
 import numpy as np
 
 from makeenv.array import runner as _runner
-from makeenv.array.contract import CONTRACT, ArrayEnv, load_array_env
+from makeenv.array.cache import is_numba_function
+from makeenv.array.contract import CONTRACT, OPTIONAL_FUNCTIONS, ArrayEnv, load_array_env
+from makeenv.array.errors import ArrayEnvError, explain_compile_error, strip_internal_names
+from makeenv.array.readme import layout_problems
 
 MAX_REPORTED = 3  # problems reported per check (the first few are enough to fix it)
 
@@ -40,14 +50,18 @@ class GameRecord:
     """What a random game looked like, step by step, as seen through the contract functions."""
 
     init_env: Any = None
-    players: list[Any] = field(default_factory=list)      # getCurrentPlayer at each step
-    states: list[Any] = field(default_factory=list)       # getAgentState at each step
-    valids: list[Any] = field(default_factory=list)       # getValidActions(state) at each step
-    step_returns: list[Any] = field(default_factory=list)  # what stepEnv returned
+    envs: list[Any] = field(default_factory=list)          # the env before each step (copies)
+    players: list[Any] = field(default_factory=list)       # getCurrentPlayer at each step
+    states: list[Any] = field(default_factory=list)        # getAgentState at each step
+    valids: list[Any] = field(default_factory=list)        # getValidActions(state) at each step
+    actions: list[int] = field(default_factory=list)
+    step_returns: list[Any] = field(default_factory=list)  # what stepEnv returned (first steps)
     ended_values: list[Any] = field(default_factory=list)  # checkEnded after each step
     finals: list[tuple[int, Any, Any]] = field(default_factory=list)  # (player, state, reward)
-    winner: Any = None
+    outcome: Any = None
+    final_env: Any = None
     ended: bool = False
+    truncated: bool = False
     steps: int = 0
     no_valid_action: bool = False
 
@@ -55,7 +69,7 @@ class GameRecord:
 class TraceError(Exception):
     def __init__(self, function: str, exc: BaseException) -> None:
         first = next((ln for ln in str(exc).splitlines() if ln.strip()), "")
-        super().__init__(f"{function} raised {type(exc).__name__}: {first[:200]}")
+        super().__init__(f"{function} raised {type(exc).__name__}: {strip_internal_names(first[:200])}")
         self.function = function
 
 
@@ -93,7 +107,7 @@ class CheckContext:
         return self.memo["sizes"]
 
     def trace(self) -> list[GameRecord]:
-        """Random games played step by step through the contract functions (computed once)."""
+        """Random games played by the referee, their contract answers recorded (computed once)."""
         if "trace" not in self.memo:
             self.memo["trace"] = self._play_random_games()
         trace = self.memo["trace"]
@@ -101,44 +115,65 @@ class CheckContext:
             raise Skip(f"needs random games to play ({trace})")
         return trace
 
+    def finished(self) -> list[GameRecord]:
+        return [r for r in self.trace() if r.ended]
+
     def _play_random_games(self) -> list[GameRecord] | Exception:
+        """Random games until each ends, or until the referee or a contract function fails (the
+        records so far are kept, the failure is ``memo["trace_error"]``)."""
         n_actions, _, n_players = self.sizes()
         rng = random.Random(self.seed)
         records: list[GameRecord] = []
+        env = self.env
         try:
-            for _ in range(self.trace_games):
+            for g in range(self.trace_games):
                 rec = GameRecord()
+                try:
+                    match = env.new_match(seed=self.seed + g)
+                except ArrayEnvError as exc:
+                    return TraceError("the referee", exc)
                 records.append(rec)
-                env = self.call("initEnv")
-                rec.init_env = env
+                rec.init_env = match.array.copy()
                 while True:
-                    ended = self.call("checkEnded", env)
-                    rec.ended_values.append(ended)
-                    if _as_int(ended) != -1:
-                        rec.ended, rec.winner = True, ended
+                    rec.ended_values.append(self.call("checkEnded", match.array))
+                    if match.over:
+                        rec.ended, rec.truncated = True, match.truncated
                         break
                     if rec.steps >= self.max_steps:
                         break
-                    rec.players.append(self.call("getCurrentPlayer", env))
-                    state = self.call("getAgentState", env)
+                    rec.envs.append(match.array.copy())
+                    rec.players.append(self.call("getCurrentPlayer", match.array))
+                    state = self.call("getAgentState", match.array)
                     rec.states.append(state)
                     valid = self.call("getValidActions", state)
                     rec.valids.append(valid)
-                    choices = [i for i in range(min(len(np.atleast_1d(valid)), n_actions)) if np.atleast_1d(valid)[i] == 1.0]
+                    flat = np.atleast_1d(np.asarray(valid))
+                    choices = [i for i in range(min(len(flat), n_actions)) if flat[i] == 1.0]
                     if not choices:
                         rec.no_valid_action = True
                         break
-                    returned = self.call("stepEnv", rng.choice(choices), env)
-                    rec.step_returns.append(returned)
-                    if _is_vector(returned) and isinstance(env, np.ndarray) and len(returned) == len(env):
-                        env = returned
+                    action = rng.choice(choices)
+                    rec.actions.append(action)
+                    if rec.steps < 3:  # what stepEnv itself returns, on a copy
+                        rec.step_returns.append(self.call("stepEnv", action, match.array.copy()))
+                    try:
+                        match.step(action)
+                    except ArrayEnvError:
+                        rec.ended_values.append(self.call("checkEnded", match.array))
+                        raise
                     rec.steps += 1
                 if rec.ended:
+                    rec.final_env = match.array.copy()
+                    rec.outcome = match.outcome
                     for p in range(n_players):
-                        state = self.call("getPlayerState", env, p)
+                        state = self.call("getPlayerState", match.array, p)
                         rec.finals.append((p, state, self.call("getReward", state)))
         except TraceError as exc:
-            return exc
+            self.memo["trace_error"] = exc
+        except ArrayEnvError as exc:  # the referee found the game breaking the contract
+            self.memo["trace_error"] = TraceError("stepping a game", exc)
+        except Exception as exc:  # numba could not compile the referee for this game
+            return TraceError("compiling the game", Exception(explain_compile_error(exc)))
         return records
 
 
@@ -164,20 +199,51 @@ def _limit(problems: list[str]) -> list[str]:
     return problems
 
 
+def _arity_problem(name: str, func: Any, count: int) -> str | None:
+    try:
+        signature = inspect.signature(getattr(func, "py_func", func))
+    except (TypeError, ValueError):
+        return None
+    try:
+        signature.bind(*([0] * count))
+    except TypeError:
+        return (f"{name}{signature} cannot be called with {count} argument{'s' if count != 1 else ''}; "
+                f"the contract calls it as {name}({_args_text(name, count)}).")
+    return None
+
+
+def _args_text(name: str, count: int) -> str:
+    args = (CONTRACT.get(name) or OPTIONAL_FUNCTIONS.get(name) or ("", ""))[0]
+    return args if args or count == 0 else ", ".join(f"p{i}" for i in range(count))
+
+
 # ---- the checks ---------------------------------------------------------------------------------
 
 def check_contract_functions(ctx: CheckContext) -> list[str]:
-    """Every contract function exists and is numba-compiled (@njit)."""
+    """Every contract function exists, is numba-compiled (@njit) and takes the contract's arguments;
+    so does every optional function the game defines."""
     problems = []
-    for name, (args, returns) in CONTRACT.items():
-        func = getattr(ctx.env, name)
+    parameters = getattr(ctx.env.module, "PARAMETERS", None) or {}
+    for name, (args, returns) in {**CONTRACT, **OPTIONAL_FUNCTIONS}.items():
+        required = name in CONTRACT
+        func = getattr(ctx.env.module, name, None)
         if func is None:
-            problems.append(f"{name} is missing: define `@njit def {name}({args})` returning {returns}.")
-        elif not _runner.is_numba_function(func):
-            problems.append(
-                f"{name} is not numba-compiled: decorate it with @njit (from numba import njit) so the "
-                "runner can compile it into the game loop."
-            )
+            if name == "getAgentSize" and "players" in parameters:
+                continue
+            if required:
+                problems.append(f"{name} is missing: define `@njit def {name}({args})` returning {returns}.")
+            continue
+        if not is_numba_function(func):
+            problems.append(f"{name} is not numba-compiled: decorate it with @njit (from numba import njit) so the "
+                            "runner can compile it into the game loop.")
+            continue
+        count = len([a for a in args.split(",") if a.strip()])
+        if name == "initEnv" and parameters:
+            count = len(parameters)
+            args = ", ".join(parameters)
+        problem = _arity_problem(name, func, count)
+        if problem:
+            problems.append(problem.replace(f"{name}({_args_text(name, count)})", f"{name}({args})"))
     return problems
 
 
@@ -215,10 +281,14 @@ def check_random_games(ctx: CheckContext) -> list[str]:
         ctx.trace()
     except Skip:
         trace = ctx.memo.get("trace")
-        if isinstance(trace, TraceError):
-            return [f"While playing random games, {trace}; fix {trace.function} so it works on every "
-                    "env/state the game can reach."]
-        raise
+        if not isinstance(trace, TraceError):
+            raise
+        error = trace
+    else:
+        error = ctx.memo.get("trace_error")
+    if error is not None:
+        return [f"While playing random games, {error}; fix {error.function} so it works on every "
+                "env/state the game can reach."]
     return []
 
 
@@ -228,8 +298,8 @@ def check_games_end(ctx: CheckContext) -> list[str]:
     stuck = [r for r in trace if not r.ended and not r.no_valid_action]
     if stuck:
         return [f"{len(stuck)} of {len(trace)} random games did not end within {ctx.max_steps} steps: make "
-                "stepEnv move the game towards its end and checkEnded report it (add a turn cap that "
-                "ends the game with no winner)."]
+                "stepEnv move the game towards its end and checkEnded report it (or declare TURN_LIMIT = N "
+                "to end long games with no winner)."]
     return []
 
 
@@ -241,6 +311,10 @@ def check_current_player(ctx: CheckContext) -> list[str]:
         return [f"getCurrentPlayer(env) returned {', '.join(sorted(bad)[:5])}; it must return the index "
                 f"of the player to move, an int in 0..{n - 1}."]
     return []
+
+
+def _all_states(ctx: CheckContext) -> list[Any]:
+    return [s for r in ctx.trace() for s in r.states + [f[1] for f in r.finals]]
 
 
 def check_state_type(ctx: CheckContext) -> list[str]:
@@ -259,27 +333,24 @@ def check_state_type(ctx: CheckContext) -> list[str]:
 def check_state_length(ctx: CheckContext) -> list[str]:
     """State length never changes and equals getStateSize()."""
     _, size, _ = ctx.sizes()
-    trace = ctx.trace()
-    lengths = {len(s) for r in trace for s in r.states + [f[1] for f in r.finals] if isinstance(s, np.ndarray)}
+    lengths = {len(s) for s in _all_states(ctx) if isinstance(s, np.ndarray)}
     if lengths - {size}:
         return [f"States had lengths {sorted(lengths)} but getStateSize() is {size}: getAgentState and "
                 f"getPlayerState must always return {size} values."]
     return []
 
 
-def check_state_non_negative(ctx: CheckContext) -> list[str]:
-    """States hold no negative (or NaN) values."""
-    trace = ctx.trace()
+def check_state_values(ctx: CheckContext) -> list[str]:
+    """States hold only finite values >= 0 (no negative numbers, NaN or inf)."""
     bad = 0
     example = None
-    for r in trace:
-        for s in r.states + [f[1] for f in r.finals]:
-            if isinstance(s, np.ndarray) and s.size and not np.all(s >= 0):
-                bad += 1
-                example = example if example is not None else s
+    for s in _all_states(ctx):
+        if isinstance(s, np.ndarray) and s.size and not (np.all(s >= 0) and np.all(np.isfinite(s))):
+            bad += 1
+            example = example if example is not None else s
     if bad:
-        return [f"{bad} states held negative or NaN values (e.g. {np.array2string(example, threshold=20)}): "
-                "getAgentState/getPlayerState must encode everything as values >= 0 (use one-hot "
+        return [f"{bad} states held negative, NaN or infinite values (e.g. {np.array2string(example, threshold=20)}): "
+                "getAgentState/getPlayerState must encode everything as finite values >= 0 (use one-hot "
                 "flags or shift ranges, e.g. 0 for 'none' instead of -1)."]
     return []
 
@@ -342,36 +413,55 @@ def check_step_env(ctx: CheckContext) -> list[str]:
 
 
 def check_ended_range(ctx: CheckContext) -> list[str]:
-    """checkEnded returns -1 (running), 0..n-1 (winner) or n (no winner)."""
+    """checkEnded returns -1 (running), 0..n-1 (sole winner) or n (no sole winner)."""
     _, _, n = ctx.sizes()
     bad = {repr(v) for r in ctx.trace() for v in r.ended_values if _as_int(v) is None or not -1 <= v <= n}
     if bad:
         return [f"checkEnded(env) returned {', '.join(sorted(bad)[:5])}; it must return -1 while the game "
-                f"runs, the winner 0..{n - 1}, or {n} when it ended with no winner."]
+                f"runs, the sole winner 0..{n - 1}, or {n} when it ended without a sole winner."]
     return []
 
 
-def check_rewards(ctx: CheckContext) -> list[str]:
-    """getReward: -1 while running; at the end 1 for the winner, 0 for everyone else."""
+def check_outcomes(ctx: CheckContext) -> list[str]:
+    """getWinners and getReturns (when defined) give one finite value per player at the end."""
     _, _, n = ctx.sizes()
+    problems: set[str] = set()
+    for r in ctx.finished():
+        if r.truncated:
+            continue
+        if ctx.env.getWinners is not None and ctx.call("checkEnded", r.final_env) == n:
+            winners = ctx.call("getWinners", r.final_env)
+            if not _is_vector(winners) or len(winners) != n or not np.all((winners == 0.0) | (winners == 1.0)):
+                problems.add(f"getWinners(env) returned {np.array2string(np.asarray(winners), threshold=10)}; it must "
+                             f"return a float64 vector of {n} values, 1.0 for each player sharing first place "
+                             "and 0.0 for the others.")
+        if ctx.env.getReturns is not None:
+            returns = ctx.call("getReturns", r.final_env)
+            if not _is_vector(returns) or len(returns) != n or not np.all(np.isfinite(returns)):
+                problems.add(f"getReturns(env) returned {np.array2string(np.asarray(returns), threshold=10)}; it "
+                             f"must return a float64 vector of {n} finite values, each player's return.")
+    return _limit(sorted(problems))
+
+
+def check_rewards(ctx: CheckContext) -> list[str]:
+    """getReward: -1 while running; at the end 1 for each winner (sole or shared), 0 for everyone else."""
     problems = []
     running = {repr(ctx.call("getReward", s)) for r in ctx.trace() for s in r.states[:3]} - {"-1"}
     if running:
         problems.append(f"getReward(state) returned {', '.join(sorted(running))} while the game was running; "
                         "it must return -1 until the game is over.")
-    for r in ctx.trace():
-        if not r.ended:
+    for r in ctx.finished():
+        if r.truncated:
             continue
-        winner = _as_int(r.winner)
         for player, _, reward in r.finals:
-            expected = 1 if winner == player else 0
+            expected = 1 if r.outcome.results[player] == "win" else 0
             if _as_int(reward) != expected:
-                outcome = f"player {winner} won" if winner is not None and 0 <= winner < n else "nobody won"
+                won = ", ".join(str(w) for w in r.outcome.winners)
+                outcome = f"player {won} won" if r.outcome.results.count("win") else "nobody won (a draw)"
                 problems.append(
                     f"At the end ({outcome}) getReward(getPlayerState(env, {player})) returned {reward!r}, "
-                    f"expected {expected}: the winner's final state must give 1 and every other "
-                    "player's (and everyone's after a no-winner end) 0."
-                )
+                    f"expected {expected}: each winner's final state must give 1 and every other "
+                    "player's (and everyone's after a draw) 0.")
     return _limit(sorted(set(problems)))
 
 
@@ -403,6 +493,80 @@ def check_robust_functions(ctx: CheckContext) -> list[str]:
     return _limit(problems)
 
 
+def check_simultaneous_hidden(ctx: CheckContext) -> list[str]:
+    """SIMULTANEOUS games: rounds of one move per player, and no state shows a choice made earlier in
+    the same round."""
+    if not ctx.env.simultaneous:
+        return []
+    _, _, n = ctx.sizes()
+    problems: set[str] = set()
+    core = ctx.env.new_match()._core
+    for r in ctx.trace()[:10]:
+        for start in range(0, len(r.players) - n + 1, n):
+            movers = [int(p) for p in r.players[start:start + n]]
+            if sorted(movers) != list(range(n)):
+                problems.add(f"SIMULTANEOUS is True but the players to move in a round were {movers}: each round "
+                             f"must let every player move once (steps {start + 1}..{start + n}).")
+                continue
+            for k in range(n - 1):  # vary the k-th move of the round; later movers must not see it
+                env_k, valid = r.envs[start + k], np.asarray(r.valids[start + k])
+                seen = None
+                for action in np.flatnonzero(valid == 1.0)[:6]:
+                    core.seed(ctx.seed)
+                    env = env_k.copy()
+                    env = ctx.call("stepEnv", int(action), env)
+                    nxt = int(ctx.call("getCurrentPlayer", env))
+                    state = np.asarray(ctx.call("getAgentState", env))
+                    if seen is None:
+                        seen = state
+                    elif not np.array_equal(seen, state):
+                        problems.add(
+                            f"SIMULTANEOUS is True but player {nxt}'s state (getAgentState) changes with the "
+                            f"choice player {movers[k]} made earlier in the same round (step {start + k + 1}): a "
+                            "choice must stay hidden until the round's last move (keep it in env; let "
+                            "getPlayerState show it only after the round resolves).")
+                        break
+    return _limit(sorted(problems))
+
+
+def check_sample_env(ctx: CheckContext) -> list[str]:
+    """sampleEnv(state) (when defined) returns an env in which that player to move sees that state."""
+    if ctx.env.sampleEnv is None:
+        return []
+    problems: set[str] = set()
+    for r in ctx.trace()[:10]:
+        for player, state, env in list(zip(r.players, r.states, r.envs))[::3][:20]:
+            sampled = ctx.call("sampleEnv", state)
+            if not _is_vector(sampled) or len(sampled) != len(env):
+                problems.add(f"sampleEnv(state) returned {_kind(sampled)}; it must return an env like initEnv's "
+                             f"(a float64 vector of {len(env)}).")
+                continue
+            if int(ctx.call("getCurrentPlayer", sampled)) != int(player):
+                problems.add("sampleEnv(state) returned an env in which another player is to move; the player "
+                             "whose state it is must be to move.")
+                continue
+            again = np.asarray(ctx.call("getAgentState", sampled))
+            if not np.array_equal(again, state):
+                problems.add("getAgentState(sampleEnv(state)) differs from state: sampleEnv must keep everything "
+                             "the state shows and draw only what it hides.")
+    return _limit(sorted(problems))
+
+
+def check_valid_action_agrees(ctx: CheckContext) -> list[str]:
+    """isValidAction(state, a) (when defined) agrees with getValidActions(state)[a] for every action."""
+    if ctx.env.isValidAction is None:
+        return []
+    n_actions, _, _ = ctx.sizes()
+    for r in ctx.trace()[:20]:
+        for state, valid in zip(r.states, r.valids):
+            for a in range(n_actions):
+                said = bool(ctx.call("isValidAction", state, a))
+                if said != (np.asarray(valid)[a] == 1.0):
+                    return [f"isValidAction(state, {a}) returned {said} but getValidActions(state)[{a}] is "
+                            f"{float(np.asarray(valid)[a])}: the two must always agree."]
+    return []
+
+
 def _counting_python_agent(env: ArrayEnv, seed: int) -> Callable[[np.ndarray, Any], tuple[int, Any]]:
     rng = random.Random(seed)
 
@@ -419,13 +583,13 @@ def _counting_python_agent(env: ArrayEnv, seed: int) -> Callable[[np.ndarray, An
     return agent
 
 
-def _run_with(ctx: CheckContext, kind: str) -> tuple[int, np.ndarray] | Exception:
+def _run_with(ctx: CheckContext, kind: str) -> Any:
     key = f"run_{kind}"
     if key not in ctx.memo:
         ctx.require_contract()
         agent = _runner.COUNTING if kind == "numba" else _counting_python_agent(ctx.env, ctx.seed)
         try:
-            ctx.memo[key] = ctx.env.run(agent, ctx.run_games, np.zeros(2), 0, seed=ctx.seed)
+            ctx.memo[key] = ctx.env.evaluate(agent, ctx.run_games, np.zeros(2), 0, seed=ctx.seed)
         except Exception as exc:
             ctx.memo[key] = exc
     return ctx.memo[key]
@@ -433,8 +597,8 @@ def _run_with(ctx: CheckContext, kind: str) -> tuple[int, np.ndarray] | Exceptio
 
 def _run_problem(exc: Exception, kind: str) -> str:
     first = next((ln for ln in str(exc).splitlines() if ln.strip()), type(exc).__name__)
-    return (f"env.run with a {kind} agent failed: {first[:300]}. Every contract function must be @njit and "
-            "work inside a compiled loop.")
+    return (f"env.run with a {kind} agent failed: {strip_internal_names(first[:300])}. Every contract function "
+            "must be @njit and work inside a compiled loop.")
 
 
 def check_runs_numba_agent(ctx: CheckContext) -> list[str]:
@@ -449,40 +613,37 @@ def check_runs_python_agent(ctx: CheckContext) -> list[str]:
     return [_run_problem(result, "plain Python")] if isinstance(result, Exception) else []
 
 
-def _finished_runs(ctx: CheckContext) -> list[tuple[str, int, np.ndarray]]:
-    runs = []
-    for kind in ("numba", "python"):
-        result = _run_with(ctx, kind)
-        if not isinstance(result, Exception):
-            runs.append((kind, result[0], result[1]))
+def _finished_runs(ctx: CheckContext) -> list[tuple[str, Any]]:
+    runs = [(kind, result) for kind in ("numba", "python")
+            if not isinstance(result := _run_with(ctx, kind), Exception)]
     if not runs:
         raise Skip("needs env.run to work (see runs_numba_agent / runs_python_agent)")
     return runs
 
 
 def check_completed_games(ctx: CheckContext) -> list[str]:
-    """The agent's final turns show a finished game once per game played."""
+    """The agent's final turns show a finished game once per game played (games at TURN_LIMIT aside)."""
     problems = []
-    for kind, _, data in _finished_runs(ctx):
-        if int(data[1]) != ctx.run_games:
+    for kind, results in _finished_runs(ctx):
+        expected = results.games - results.truncated
+        if int(results.agent_data[1]) != expected:
             problems.append(
-                f"With a {kind} agent, {ctx.run_games} games were played but the agent saw a finished game "
-                f"(getReward != -1) at only {int(data[1])} final turns: getPlayerState(env, player) must "
-                "show the game as over once checkEnded(env) != -1, so getReward returns 0 or 1."
-            )
+                f"With a {kind} agent, {expected} games ended but the agent saw a finished game "
+                f"(getReward != -1) at only {int(results.agent_data[1])} final turns: getPlayerState(env, player) "
+                "must show the game as over once checkEnded(env) != -1, so getReward returns 0 or 1.")
     return problems
 
 
 def check_wins_match_rewards(ctx: CheckContext) -> list[str]:
     """Wins counted by getReward at the final turn equal the wins env.run returns."""
     problems = []
-    for kind, wins, data in _finished_runs(ctx):
-        if int(data[0]) != wins:
+    for kind, results in _finished_runs(ctx):
+        if int(results.agent_data[0]) != results.wins:
             problems.append(
-                f"With a {kind} agent, env.run counted {wins} wins (from checkEnded) but getReward gave 1 at "
-                f"{int(data[0])} final turns: checkEnded(env) must return the winner's index and getReward "
-                "must return 1 exactly for that player's final state."
-            )
+                f"With a {kind} agent, env.run counted {results.wins} wins (from checkEnded/getWinners) but "
+                f"getReward gave 1 at {int(results.agent_data[0])} final turns: checkEnded(env) must return the "
+                "sole winner's index (getWinners the shared winners) and getReward must return 1 exactly for "
+                "the winners' final states.")
     return problems
 
 
@@ -494,11 +655,97 @@ def check_levels(ctx: CheckContext) -> list[str]:
         if level == 0:
             continue
         try:
-            ctx.env.run("random", 20, np.zeros(1), level, seed=ctx.seed)
+            ctx.env.evaluate("random", 20, None, level, seed=ctx.seed)
         except Exception as exc:
             first = next((ln for ln in str(exc).splitlines() if ln.strip()), type(exc).__name__)
-            problems.append(f"Level {level} ({ctx.env.levels[level]}) failed: {first[:300]}. Fix the bot in LEVELS.")
+            problems.append(f"Level {level} ({ctx.env.levels[level]}) failed: {strip_internal_names(first[:300])}. "
+                            "Fix the bot in LEVELS.")
     return problems
+
+
+def _sample_states(ctx: CheckContext, count: int = 12) -> list[np.ndarray]:
+    states = [s for r in ctx.trace()[:6] for s in r.states[::5]][:count]
+    states += [s for r in ctx.finished()[:2] for _, s, _ in r.finals]
+    return [s for s in states if isinstance(s, np.ndarray)]
+
+
+def picture_problem(picture: Any, n_actions: int) -> str | None:
+    """What is wrong with a render result (SVG text, PNG bytes or a PIL image), or None."""
+    if isinstance(picture, str):
+        try:
+            root = ElementTree.fromstring(picture)
+        except ElementTree.ParseError as exc:
+            return f"returned SVG text that is not well-formed XML ({exc})"
+        if not root.tag.endswith("svg"):
+            return f"returned XML whose root is <{root.tag}>, not <svg>"
+        for element in root.iter():
+            value = element.get("data-action")
+            if value is not None and not (value.isdigit() and int(value) < n_actions):
+                return f"marked an element data-action={value!r}; it must be an action 0..{n_actions - 1}"
+        return None
+    if isinstance(picture, (bytes, bytearray)):
+        return None if bytes(picture[:8]) == b"\x89PNG\r\n\x1a\n" else "returned bytes that are not a PNG image"
+    if hasattr(picture, "save"):
+        try:
+            picture.save(io.BytesIO(), format="PNG")
+        except Exception as exc:
+            return f"returned an image that cannot be saved as PNG ({exc})"
+        return None
+    return f"returned {type(picture).__name__}; it must return SVG text, PNG bytes or a PIL image"
+
+
+def check_render(ctx: CheckContext) -> list[str]:
+    """render(state) (when defined) draws sampled states: SVG text, PNG bytes or a PIL image."""
+    if ctx.env._render is None:
+        return []
+    n_actions, _, _ = ctx.sizes()
+    problems: set[str] = set()
+    for state in _sample_states(ctx):
+        try:
+            picture = ctx.env.render(state.copy())
+        except Exception as exc:
+            problems.add(f"render(state) raised {type(exc).__name__}: {str(exc)[:150]}; it must draw every state "
+                         "the game can reach (including the final ones).")
+            continue
+        problem = picture_problem(picture, n_actions)
+        if problem:
+            problems.add(f"render(state) {problem}.")
+    return _limit(sorted(problems))
+
+
+def check_describe(ctx: CheckContext) -> list[str]:
+    """describe_action names every action, and describe_state (when defined) describes sampled states."""
+    n_actions, _, _ = ctx.sizes()
+    problems = []
+    if ctx.env._describe_action is not None:
+        for a in range(n_actions):
+            try:
+                text = ctx.env._describe_action(a)
+            except Exception as exc:
+                problems.append(f"describe_action({a}) raised {type(exc).__name__}: {str(exc)[:150]}; it must "
+                                f"name every action 0..{n_actions - 1}.")
+                break
+            if not isinstance(text, str) or not text.strip():
+                problems.append(f"describe_action({a}) returned {text!r}; it must return a short non-empty str.")
+                break
+    if ctx.env._describe_state is not None:
+        for state in _sample_states(ctx):
+            try:
+                text = ctx.env._describe_state(state.copy())
+            except Exception as exc:
+                problems.append(f"describe_state(state) raised {type(exc).__name__}: {str(exc)[:150]}; it must "
+                                "describe every state the game can reach.")
+                break
+            if not isinstance(text, str) or not text.strip():
+                problems.append(f"describe_state(state) returned {text!r}; it must return the state in words.")
+                break
+    return problems
+
+
+def check_readme_tables(ctx: CheckContext) -> list[str]:
+    """The README's action and state tables agree with getActionSize() and getStateSize()."""
+    n_actions, size, _ = ctx.sizes()
+    return layout_problems(ctx.env.readme, n_actions, size)
 
 
 CHECKS: dict[str, Callable[[CheckContext], list[str]]] = {
@@ -510,26 +757,33 @@ CHECKS: dict[str, Callable[[CheckContext], list[str]]] = {
     "current_player": check_current_player,
     "state_type": check_state_type,
     "state_length": check_state_length,
-    "state_non_negative": check_state_non_negative,
+    "state_values": check_state_values,
     "valid_actions_type": check_valid_actions_type,
     "valid_actions_length": check_valid_actions_length,
     "valid_actions_binary": check_valid_actions_binary,
     "valid_action_exists": check_valid_action_exists,
     "step_env": check_step_env,
     "ended_range": check_ended_range,
+    "outcomes": check_outcomes,
     "rewards": check_rewards,
     "robust_functions": check_robust_functions,
+    "simultaneous_hidden": check_simultaneous_hidden,
+    "sample_env": check_sample_env,
+    "valid_action_agrees": check_valid_action_agrees,
     "runs_numba_agent": check_runs_numba_agent,
     "runs_python_agent": check_runs_python_agent,
     "completed_games": check_completed_games,
     "wins_match_rewards": check_wins_match_rewards,
     "levels": check_levels,
+    "render": check_render,
+    "describe": check_describe,
+    "readme_tables": check_readme_tables,
 }
 
 
 def describe_check(name: str) -> str:
     """One line saying what a check verifies."""
-    return (CHECKS[name].__doc__ or name).strip().splitlines()[0]
+    return " ".join((CHECKS[name].__doc__ or name).split())
 
 
 def run_checks(env: Any, checks: Iterable[str] | None = None, **options: Any) -> list[CheckResult]:
@@ -551,6 +805,10 @@ def run_checks(env: Any, checks: Iterable[str] | None = None, **options: Any) ->
     unknown = [n for n in names if n not in CHECKS]
     if unknown:
         raise ValueError(f"unknown checks {unknown}; available: {', '.join(CHECKS)}")
+    for option in ("trace_games", "run_games", "max_steps"):
+        value = options.get(option)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+            raise ValueError(f"check_env: {option} must be a positive int, got {value!r}")
     ctx = CheckContext(env, **options)
     results = []
     for name in names:
@@ -563,7 +821,7 @@ def run_checks(env: Any, checks: Iterable[str] | None = None, **options: Any) ->
         except TraceError as exc:
             problems = [f"{exc}; fix {exc.function} so it works on every env/state the game can reach."]
         except Exception as exc:  # a check must never crash the checker
-            problems = [f"the check crashed: {type(exc).__name__}: {exc}"]
+            problems = [f"the check crashed: {type(exc).__name__}: {strip_internal_names(str(exc))}"]
         results.append(CheckResult(name, description, "fail" if problems else "pass", problems))
     return results
 

@@ -1,25 +1,28 @@
-"""The array-game contract, the ``ArrayEnv`` wrapper and ``load_array_env``.
+"""The array-game contract, the ``ArrayEnv`` object ``make`` returns, and ``load_array_env``.
 
-A game is a module (or package, or folder) defining the numba functions named in ``CONTRACT``;
-see docs/ARCHITECTURE.md for the table. ``load_array_env`` imports it and wraps it in an
-``ArrayEnv`` that adds the one generic runner (``one_game``, ``n_games``, ``run``), the levels and
-the optional drawing helpers.
+A game is a module (or package, or folder) defining the numba functions named in ``CONTRACT``,
+and optionally the pieces in ``OPTIONAL_FUNCTIONS`` and ``OPTIONAL_CONSTANTS``; docs/ARCHITECTURE.md
+has the full table. ``load_array_env`` imports the game and wraps it in an ``ArrayEnv``: the
+game's functions under their own names, its levels and drawing helpers, the runner (``run``,
+``evaluate``, ``one_game``, ``n_games``) and the referee (``new_match``).
 """
 
 from __future__ import annotations
 
-import hashlib
-import importlib
-import importlib.util
 import os
 import re
 import types
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, Iterable
 
 import numpy as np
+from numba import njit
 
-from makeenv.array import runner as _runner
+from makeenv.array.agents import Bot
+from makeenv.array.errors import ArrayEnvError
+from makeenv.loading import LoadError, import_path
+
+DEFAULT_MAX_STEPS = 100_000  # a game longer than this (without a TURN_LIMIT) is a broken game
 
 #: contract function name -> (arguments, what it returns)
 CONTRACT: dict[str, tuple[str, str]] = {
@@ -32,49 +35,113 @@ CONTRACT: dict[str, tuple[str, str]] = {
     "getAgentState": ("env", "float64 1-D state of the player to move"),
     "getValidActions": ("state", "float64 vector of 0/1, length getActionSize()"),
     "stepEnv": ("action, env", "env, changed in place and returned"),
-    "checkEnded": ("env", "int: -1 running, 0..n-1 winner, n ended with no winner"),
-    "getReward": ("state", "int: 1 win, 0 loss or no-winner end, -1 not done"),
+    "checkEnded": ("env", "int: -1 running, 0..n-1 sole winner, n ended without a sole winner"),
+    "getReward": ("state", "int: 1 win (sole or shared), 0 otherwise, -1 not done"),
 }
 CONTRACT_NAMES: tuple[str, ...] = tuple(CONTRACT)
 
+#: optional numba functions -> (arguments, what they return)
+OPTIONAL_FUNCTIONS: dict[str, tuple[str, str]] = {
+    "getWinners": ("env", "float64 0/1 vector of length players: who shares first place"),
+    "getReturns": ("env", "float64 vector of length players: each player's return at the end"),
+    "isValidAction": ("state, action", "bool: getValidActions(state)[action] == 1, without allocating"),
+    "sampleEnv": ("state", "env consistent with the state, that player to move (hidden parts drawn at random)"),
+}
 
-class ArrayEnv:
-    """An array game plus the generic runner.
+#: optional module constants and Python helpers -> what they declare
+OPTIONAL_CONSTANTS: dict[str, str] = {
+    "NAME": "the display name",
+    "PARAMETERS": 'game options and their allowed values, e.g. {"players": (2, 3, 4, 5)}',
+    "DEFAULTS": 'the value of each option make(name) uses, e.g. {"players": 5}',
+    "TURN_LIMIT": "steps after which a running game ends with no winner (a draw, marked truncated)",
+    "SIMULTANEOUS": "True: turns come in rounds of one hidden move per player in seat order",
+    "PRIVATE_ACTIONS": "actions whose identity other players do not see when played",
+    "LEVELS": "{level: bot or (bot, bot, ...)}: the built-in opponents of levels 1, 2, ...",
+    "render": "render(state) -> SVG text, PNG bytes or a PIL image",
+    "describe_action": "describe_action(action) -> str",
+    "describe_state": "describe_state(state) -> str, for language-model players",
+}
 
-    Exposes the contract functions under their own names, ``name``, ``levels``, ``bot(level)``,
-    ``render``, ``describe_action``, ``readme``, ``random_agent`` and the runner as ``one_game``,
-    ``n_games`` and ``run``.
+
+def _constant(value: int) -> Callable[[], int]:
+    """A numba function returning ``value`` (the chosen player count of a game with PARAMETERS)."""
+    @njit
+    def getAgentSize() -> int:
+        return value
+    return getAgentSize
+
+
+def _bound_init(init: Any, args: tuple[Any, ...]) -> Callable[[], np.ndarray]:
+    """``initEnv()`` for a game with PARAMETERS: the game's ``initEnv(*args)``."""
+    @njit
+    def initEnv():
+        return init(*args)
+    return initEnv
+
+
+class ArrayEnv(types.ModuleType):
+    """An array game plus the generic runner and referee.
+
+    A module object, so numba resolves ``env.getValidActions`` inside ``@njit`` code as it does for
+    modules (the seed's idiom). Exposes the contract functions under their own names, ``name``,
+    ``players``, ``parameters``, ``levels``, ``bot(level)``, ``opponents(level)``, ``render``,
+    ``describe_action``, ``describe_state``, ``readme``, ``random_agent``, the runner (``run``,
+    ``evaluate``, ``one_game``, ``n_games``, ``prepare``) and the referee (``new_match``).
     """
 
     CONTRACT_NAMES = CONTRACT_NAMES
 
-    def __init__(self, module: Any, name: str | None = None, *, max_steps: int = _runner.DEFAULT_MAX_STEPS,
-                 folder: str | None = None) -> None:
+    def __init__(self, module: Any, name: str | None = None, *, max_steps: int = DEFAULT_MAX_STEPS,
+                 folder: str | None = None, **parameters: Any) -> None:
+        display = name or getattr(module, "NAME", None) or _default_name(module)
+        super().__init__(f"makeenv.env.{display}", getattr(module, "__doc__", None))
         self.module = module
-        self.name: str = name or getattr(module, "NAME", None) or _default_name(module)
+        self.name: str = display
+        if isinstance(max_steps, bool) or not isinstance(max_steps, (int, np.integer)) or max_steps < 1:
+            raise ValueError(f"{display}: max_steps must be a positive int, got {max_steps!r}")
         self.max_steps = int(max_steps)
         self.folder = folder if folder is not None else _module_folder(module)
-        for fn in CONTRACT_NAMES:
+        for fn in CONTRACT_NAMES + tuple(OPTIONAL_FUNCTIONS):
             setattr(self, fn, getattr(module, fn, None))
-        raw_levels = getattr(module, "LEVELS", None) or {}
-        if not isinstance(raw_levels, dict):
-            raise TypeError(f"{self.name}: LEVELS must be a dict {{level: bot}}, got {type(raw_levels).__name__}")
-        self._bots: dict[int, Any] = {}
-        for level, bot in raw_levels.items():
-            if isinstance(level, bool) or not isinstance(level, int) or level < 1:
-                raise ValueError(f"{self.name}: LEVELS keys must be ints >= 1 (0 is random), got {level!r}")
-            self._bots[level] = bot
+        self.raw_initEnv = self.initEnv
+        self.parameters: dict[str, Any] = _choose_parameters(display, module, parameters)
+        self.init_args: tuple[Any, ...] = tuple(self.parameters.values())
+        if self.parameters and self.raw_initEnv is not None:
+            self.initEnv = _bound_init(self.raw_initEnv, self.init_args)
+        if "players" in self.parameters:
+            self.getAgentSize = _constant(int(self.parameters["players"]))
+        self.turn_limit = _non_negative_int(display, "TURN_LIMIT", getattr(module, "TURN_LIMIT", 0) or 0)
+        self.simultaneous = bool(getattr(module, "SIMULTANEOUS", False))
+        self.private_actions = frozenset(int(a) for a in (getattr(module, "PRIVATE_ACTIONS", ()) or ()))
+        self._levels = _read_levels(display, getattr(module, "LEVELS", None))
         self.levels: dict[int, str] = {0: "random: picks uniformly among the valid actions"}
-        for level in sorted(self._bots):
-            self.levels[level] = _first_line(self._bots[level]) or describe_function(self._bots[level])
+        for level, bots in sorted(self._levels.items()):
+            self.levels[level] = " / ".join(dict.fromkeys(_bot_title(bot) for bot in bots))
         self._render = getattr(module, "render", None)
         self._describe_action = getattr(module, "describe_action", None)
+        self._describe_state = getattr(module, "describe_state", None)
         self._random_agent: Any = None
 
-    # ---- contract helpers -----------------------------------------------------------------
+    # ---- the game's shape ---------------------------------------------------------------------
+    @property
+    def players(self) -> int:
+        """The number of players of this env (its ``players`` parameter, else getAgentSize())."""
+        if "players" in self.parameters:
+            return int(self.parameters["players"])
+        self._require_contract()
+        return int(self.getAgentSize())
+
     def contract_functions(self) -> tuple[Any, ...]:
         """The contract functions in ``CONTRACT`` order (None where missing)."""
         return tuple(getattr(self, fn) for fn in CONTRACT_NAMES)
+
+    def compiled_functions(self) -> dict[str, Any]:
+        """What the compiled game module is built from: the game's own functions (initEnv unbound)."""
+        names = [n for n in CONTRACT_NAMES if n not in ("getActionSize", "getStateSize", "getAgentSize")]
+        functions = {name: getattr(self, name) for name in names}
+        functions["initEnv"] = self.raw_initEnv
+        functions.update({name: getattr(self, name) for name in ("getWinners", "getReturns", "isValidAction")})
+        return functions
 
     def missing_functions(self) -> list[str]:
         """Names of contract functions the game does not define."""
@@ -83,43 +150,61 @@ class ArrayEnv:
     def _require_contract(self) -> None:
         missing = self.missing_functions()
         if missing:
-            raise _runner.ArrayEnvError(
+            raise ArrayEnvError(
                 f"{self.name}: the game does not define {', '.join(missing)}; every array game needs "
-                f"all of {', '.join(CONTRACT_NAMES)} as @njit functions (run makeenv check)."
-            )
+                f"all of {', '.join(CONTRACT_NAMES)} as @njit functions (run makeenv check).")
 
-    # ---- levels, drawing, docs ------------------------------------------------------------
-    def bot(self, level: int) -> Any:
-        """The opponent agent of ``level`` (level 0 is the built-in random agent)."""
+    # ---- levels ---------------------------------------------------------------------------------
+    def _check_level(self, level: Any) -> int:
         if isinstance(level, bool) or not isinstance(level, (int, np.integer)):
             raise TypeError(f"{self.name}: level must be an int, got {type(level).__name__} {level!r}")
-        level = int(level)
+        if int(level) != 0 and int(level) not in self._levels:
+            raise ValueError(f"{self.name} has no level {int(level)}; levels: "
+                             + "; ".join(f"{lv} ({desc})" for lv, desc in self.levels.items()))
+        return int(level)
+
+    def opponents(self, level: int = 0) -> list[Bot]:
+        """The bots a level seats against the agent, one per other seat (before seats are shuffled)."""
+        level = self._check_level(level)
+        count = self.players - 1
         if level == 0:
-            return self.random_agent
-        if level not in self._bots:
-            raise ValueError(
-                f"{self.name} has no level {level}; levels: "
-                + "; ".join(f"{lv} ({desc})" for lv, desc in self.levels.items())
-            )
-        return self._bots[level]
+            return [Bot(self.random_agent, name="random")] * count
+        bots = self._levels[level]
+        return [bots[i % len(bots)] for i in range(count)]
+
+    def bot(self, level: int) -> Any:
+        """The policy of ``level``'s (first) bot; level 0 is the built-in random agent."""
+        level = self._check_level(level)
+        return self.random_agent if level == 0 else self._levels[level][0].policy
 
     @property
     def random_agent(self) -> Any:
         """A numba agent that picks uniformly among the valid actions."""
         if self._random_agent is None:
+            from makeenv.array.cache import referee_module
+
             self._require_contract()
-            self._random_agent = _runner.get_runner(self, "random", 0).module.random_agent
+            self._random_agent = referee_module(self).random_agent
         return self._random_agent
 
+    # ---- drawing and words ----------------------------------------------------------------------
     def describe_action(self, action: int) -> str:
         """What ``action`` means, e.g. "Rock" (falls back to "action 3")."""
         if self._describe_action is not None:
-            return str(self._describe_action(action))
+            return str(self._describe_action(int(action)))
         return f"action {int(action)}"
 
-    def render(self, state: np.ndarray) -> str | None:
-        """An SVG picture of ``state`` from its player's point of view, or None when the game has none."""
+    def render(self, state: np.ndarray) -> Any:
+        """A picture of ``state`` from its player's view (SVG text, PNG bytes or a PIL image), or None."""
         return self._render(state) if self._render is not None else None
+
+    def describe_state(self, state: np.ndarray) -> str:
+        """``state`` in words, for language-model players (the game's own text, else a generic one)."""
+        if self._describe_state is not None:
+            return str(self._describe_state(state))
+        from makeenv.array.readme import generic_state_text
+
+        return generic_state_text(self, state)
 
     @property
     def readme(self) -> str:
@@ -130,33 +215,39 @@ class ArrayEnv:
                 return path.read_text(encoding="utf-8")
         return ""
 
-    # ---- the runner -----------------------------------------------------------------------
-    def run(self, agent: Any, num_games: int, agent_data: Any = None, level: int = 0,
-            seed: int | None = None, *, progress: _runner.Progress | None = None) -> tuple[int, Any]:
-        """Play ``num_games`` games of ``agent`` against ``level`` bots; returns (wins, agent_data).
+    # ---- the runner and the referee -------------------------------------------------------------
+    def run(self, agent: Any, num_games: int, agent_data: Any = None, level: int = 0, seed: int | None = None,
+            *, opponents: Iterable[Any] | None = None, workers: int = 1,
+            progress: Callable[[int, int], None] | None = None) -> tuple[int, Any]:
+        """Play ``num_games`` games of ``agent`` against ``level``'s bots; returns (wins, agent_data).
 
-        ``agent(state, agent_data) -> (action, agent_data)``: an ``@njit`` agent runs the whole
-        loop compiled; a plain Python function works too; ``"random"`` (or ``env.random_agent``)
-        is the built-in random agent. Seats are shuffled every game and every
-        player gets a final turn with its final state. ``seed`` makes the run reproducible.
-        ``progress(done, total)`` is called between chunks of games.
+        ``agent(state, agent_data) -> (action, agent_data)``: an ``@njit`` agent runs the whole loop
+        compiled; a plain Python function works too; ``"random"`` is the built-in random agent.
+        Seats are shuffled every game and every player gets a final turn with its final state.
+        ``opponents`` (agents or ``Bot``s) replace the level's bots; ``seed`` makes the run
+        reproducible; ``workers=N`` plays in N processes; ``progress(done, total)`` is called
+        between chunks of games. Wins count sole and shared first places; ``evaluate`` tells more.
         """
-        num_games = _runner.check_num_games(num_games)
-        _runner.check_agent_signature(agent)
-        self._require_contract()
-        self.bot(level)  # unknown level -> clear error
-        runner = self.prepare(agent, agent_data, level)
-        _runner.seed_everything(runner, seed)
-        return _runner.run_games(runner, agent, num_games, agent_data, progress)
+        results = self.evaluate(agent, num_games, agent_data, level, seed, opponents=opponents,
+                                workers=workers, progress=progress)
+        return results.wins, results.agent_data
 
-    def prepare(self, agent: Any, agent_data: Any = None, level: int = 0) -> _runner.Runner:
-        """Compile (or load from cache) the loop for this agent, agent_data type and level."""
-        _runner.check_agent_signature(agent)
-        self._require_contract()
-        self.bot(level)
-        runner = _runner.get_runner(self, agent, int(level))
-        _runner.prepare(runner, agent, agent_data)
-        return runner
+    def evaluate(self, agent: Any, num_games: int, agent_data: Any = None, level: int = 0,
+                 seed: int | None = None, *, opponents: Iterable[Any] | None = None, workers: int = 1,
+                 progress: Callable[[int, int], None] | None = None) -> Any:
+        """As ``run``, returning ``Results``: wins, shared wins, draws, losses, truncated games,
+        mean return and game length, overall and per seat (``by_seat``), and the final agent_data."""
+        from makeenv.array import runner
+
+        return runner.evaluate(self, agent, num_games, agent_data, level, seed, opponents=opponents,
+                               workers=workers, progress=progress)
+
+    def prepare(self, agent: Any, agent_data: Any = None, level: int = 0, *,
+                opponents: Iterable[Any] | None = None) -> Any:
+        """Compile (or load from the cache) the loop for this agent, agent_data type and opponents."""
+        from makeenv.array import runner
+
+        return runner.prepare(self, agent, agent_data, level, opponents=opponents)
 
     def n_games(self, agent: Any, num_games: int, agent_data: Any = None, level: int = 0) -> tuple[int, Any]:
         """Play ``num_games`` games (no seeding); returns (wins of the agent, agent_data)."""
@@ -166,31 +257,109 @@ class ArrayEnv:
         """Play one game; returns (1 if the agent won else 0, agent_data)."""
         return self.run(agent, 1, agent_data, level)
 
+    def new_match(self, seed: int | None = None) -> Any:
+        """A new game stepped from Python by the referee (see ``makeenv.array.referee.Match``)."""
+        from makeenv.array.referee import Match
+
+        return Match(self, seed=seed)
+
     def __repr__(self) -> str:
-        return f"<ArrayEnv {self.name} ({describe_module(self.module)})>"
+        options = "".join(f", {k}={v!r}" for k, v in self.parameters.items())
+        return f"<ArrayEnv {self.name}{options}>"
+
+    # ModuleType has no __reduce__ for pickling; worker processes rebuild envs from these
+    def rebuild_args(self) -> tuple[Any, dict[str, Any]]:
+        """(target, options) with which ``load_array_env`` builds this env again."""
+        target = self.folder if self.folder else getattr(self.module, "__name__", None)
+        return target, {"name": self.name, "max_steps": self.max_steps, **self.parameters}
 
 
-# ---- loading ----------------------------------------------------------------------------------
+# ---- reading the game module -----------------------------------------------------------------
 
-def load_array_env(target: Any, name: str | None = None, **kwargs: Any) -> ArrayEnv:
+def _non_negative_int(game: str, label: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
+        raise ValueError(f"{game}: {label} must be a non-negative int, got {value!r}")
+    return int(value)
+
+
+def _choose_parameters(game: str, module: Any, chosen: dict[str, Any]) -> dict[str, Any]:
+    """The game's options with the values ``make`` was given (validated) or the defaults."""
+    declared = getattr(module, "PARAMETERS", None) or {}
+    defaults = getattr(module, "DEFAULTS", None) or {}
+    if not isinstance(declared, dict):
+        raise TypeError(f"{game}: PARAMETERS must be a dict {{name: allowed values}}, got {type(declared).__name__}")
+    unknown = set(chosen) - set(declared)
+    if unknown:
+        options = ", ".join(f"{k} (one of {list(v)})" for k, v in declared.items()) or "none"
+        raise TypeError(f"{game}: unknown option(s) {', '.join(sorted(unknown))}; this game's options: {options}. "
+                        "make() also accepts max_steps for array games.")
+    values = {}
+    for option, allowed in declared.items():
+        allowed = tuple(allowed)
+        value = chosen.get(option, defaults.get(option, allowed[0] if allowed else None))
+        if isinstance(value, bool) or value not in allowed:
+            raise ValueError(f"{game}: {option}={value!r} is not supported; choose one of "
+                             f"{', '.join(repr(a) for a in allowed)}")
+        values[option] = value
+    return values
+
+
+def _as_bot(game: str, level: Any, entry: Any) -> Bot:
+    if isinstance(entry, Bot):
+        return entry
+    if callable(entry):
+        return Bot(entry)
+    raise TypeError(f"{game}: LEVELS[{level!r}] holds {entry!r}; a level is a bot policy, a Bot, or a "
+                    "tuple of them (one per opponent seat)")
+
+
+def _read_levels(game: str, raw: Any) -> dict[int, tuple[Bot, ...]]:
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        raise TypeError(f"{game}: LEVELS must be a dict {{level: bot}}, got {type(raw).__name__}")
+    levels = {}
+    for level, entry in raw.items():
+        if isinstance(level, bool) or not isinstance(level, int) or level < 1:
+            raise ValueError(f"{game}: LEVELS keys must be ints >= 1 (0 is random), got {level!r}")
+        entries = tuple(entry) if isinstance(entry, (tuple, list)) else (entry,)
+        if not entries:
+            raise ValueError(f"{game}: LEVELS[{level}] is empty; give at least one bot")
+        levels[level] = tuple(_as_bot(game, level, e) for e in entries)
+    return levels
+
+
+def _bot_title(bot: Bot) -> str:
+    return bot.name or first_doc_line(bot.policy) or bot.label
+
+
+# ---- loading ------------------------------------------------------------------------------------
+
+def load_array_env(target: Any, name: str | None = None, **options: Any) -> ArrayEnv:
     """Build an ``ArrayEnv`` from a module path, a folder, a ``.py`` file or a module object.
 
     ``name`` overrides the game's name (default: the module's ``NAME``, else its folder or module
-    name). Keyword arguments: ``max_steps`` (per-game step bound of the runner).
+    name). Options: ``max_steps`` (the safety bound on a game's length) and the game's own
+    ``PARAMETERS`` (``players=4``).
     """
-    unknown = set(kwargs) - {"max_steps"}
-    if unknown:
-        raise TypeError(f"load_array_env: unexpected keyword arguments {sorted(unknown)}; array envs accept max_steps")
+    import importlib
+
     folder = None
     if isinstance(target, (str, os.PathLike)):
         text = os.fspath(target)
         if os.path.isdir(text):
-            module, folder = _import_folder(text), os.path.abspath(text)
+            try:
+                module = import_path(text, "game")
+            except LoadError:
+                raise ValueError(f"load_array_env: folder {text!r} has no __init__.py; a game folder is a Python "
+                                 "package defining the contract functions (see `makeenv new`)") from None
+            folder = os.path.abspath(text)
         elif text.endswith(".py"):
             if not os.path.isfile(text):
                 raise ValueError(f"load_array_env: no such game file {text!r}")
-            module = _import_file(text)
-            folder = None
+            if os.path.basename(text) == "__init__.py":
+                return load_array_env(os.path.dirname(os.path.abspath(text)), name, **options)
+            module = import_path(text, "file")
         elif text.startswith((".", "~")) or "/" in text or os.sep in text:
             raise ValueError(f"load_array_env: no such game folder {text!r} (a game folder holds an __init__.py "
                              "with the contract functions; `makeenv new NAME` creates one)")
@@ -200,48 +369,18 @@ def load_array_env(target: Any, name: str | None = None, **kwargs: Any) -> Array
             except ModuleNotFoundError as exc:
                 raise ValueError(
                     f"load_array_env: cannot import game module {text!r} ({exc}); pass a registered name, "
-                    "an importable module path (my_games.tictactoe) or a folder path (./tictactoe)"
-                ) from None
+                    "an importable module path (my_games.tictactoe) or a folder path (./tictactoe)") from None
     elif isinstance(target, types.ModuleType) or hasattr(target, "initEnv"):
         module = target
     else:
         raise TypeError(f"load_array_env: expected a module path, folder, .py file or module, got {target!r}")
-    return ArrayEnv(module, name, folder=folder, **kwargs)
-
-
-def _stable_name(prefix: str, path: str) -> str:
-    """A module name for a game file or folder, derived from its name and content (not its path).
-
-    Numba's on-disk cache refers to compiled functions by module name, so the same game copied to
-    another folder (or run from another process) must get the same name.
-    """
-    path = os.path.abspath(path)
-    stem = re.sub(r"\W", "_", Path(path).stem if path.endswith(".py") else Path(path).name) or "game"
-    files = [Path(path)] if path.endswith(".py") else sorted(Path(path).rglob("*.py"))
-    digest = hashlib.sha1()
-    for file in files:
-        if "__pycache__" not in file.parts:
-            digest.update(str(file.relative_to(Path(path).parent)).encode())
-            digest.update(file.read_bytes())
-    return f"_makeenv_{prefix}_{stem}_{digest.hexdigest()[:8]}"
-
-
-def _import_folder(folder: str) -> types.ModuleType:
-    init = Path(folder) / "__init__.py"
-    if not init.is_file():
+    if not any(hasattr(module, fn) for fn in CONTRACT_NAMES):
+        where = getattr(module, "__file__", None) or text
         raise ValueError(
-            f"load_array_env: folder {folder!r} has no __init__.py; a game folder is a Python package "
-            "defining the contract functions (see `makeenv new`)"
-        )
-    name = _stable_name("game", folder)
-    spec = importlib.util.spec_from_file_location(name, init, submodule_search_locations=[str(Path(folder).resolve())])
-    return _runner.import_once(name, spec)
-
-
-def _import_file(path: str) -> types.ModuleType:
-    name = _stable_name("file", path)
-    spec = importlib.util.spec_from_file_location(name, os.path.abspath(path))
-    return _runner.import_once(name, spec)
+            f"load_array_env: {os.path.basename(str(where))} defines none of the contract functions "
+            f"({', '.join(CONTRACT_NAMES[:4])}, ...): it is not an array game. Pass the game's folder, "
+            "its module path or a registered name.")
+    return ArrayEnv(module, name, folder=folder, **options)
 
 
 def _module_folder(module: Any) -> str | None:
@@ -257,14 +396,10 @@ def _default_name(module: Any) -> str:
     return "".join(part.capitalize() for part in raw.split("_") if part) or "Game"
 
 
-def _first_line(obj: Any) -> str:
+def first_doc_line(obj: Any) -> str:
+    """The first line of a function's docstring ("" when it has none)."""
     doc = getattr(getattr(obj, "py_func", obj), "__doc__", None) or ""
     return doc.strip().splitlines()[0].strip() if doc.strip() else ""
-
-
-def describe_function(obj: Any) -> str:
-    """The qualified name of a function, for messages."""
-    return _runner.describe(obj)
 
 
 def describe_module(module: Any) -> str:

@@ -1,312 +1,79 @@
-"""The generic runner: ``one_game``, ``n_games`` and ``run`` for every array game.
+"""The generic runner: ``evaluate`` (and through it ``run``, ``n_games``, ``one_game``) for every game.
 
-The loop itself is written once, in ``_runner_template.py``. For each (game, agent, level) this
-module loads that source as a module of its own, with the game's functions, the agent and the
-opponent bot handed over as globals, so numba compiles the whole loop (agent included) in
-nopython mode and can inline the game functions into it.
+The loops themselves are compiled functions (``_loop_template.py``, built by
+``makeenv.array.cache``) calling the game's compiled referee (``_referee_template.py``):
 
-* A numba (``@njit``) agent: the whole n-games loop runs compiled.
-* A plain Python agent: the loop over the agent's moves is Python; everything between two of its
-  moves (checking the action, ``stepEnv``, the bots' moves, the next state) is one compiled call.
+* a numba (``@njit``) agent against numba bots: the whole n-games loop runs compiled;
+* a plain Python agent, or any plain Python opponent: Python asks the Python seats for their
+  moves; everything between two of their moves (checks, ``stepEnv``, numba bots, outcomes) is one
+  compiled call.
 
-When the game functions, the agent and the bot all live in source files, the module is a copy of
-the template in the makeenv cache directory (``$MAKEENV_CACHE_DIR``, default
-``~/.cache/makeenv/runners``) named after a hash of all those sources, so numba's
-``cache=True`` keeps the compiled loop between processes and a changed game gets a new runner.
+A run plays the agent against the opponents of a level (or the ``opponents`` given): one per
+other seat, shuffled every game. Each game's outcome is added to a per-seat stats table
+(``makeenv.array.results``); ``workers=N`` splits the games over N forked processes.
 """
 
 from __future__ import annotations
 
 import copy
-import dataclasses
-import hashlib
-import importlib.util
 import inspect
-import itertools
+import multiprocessing
 import os
 import random
-import sys
-import tempfile
-import threading
-import types
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 import numpy as np
+
+from makeenv.array import errors as E
+from makeenv.array.agents import Bot
+from makeenv.array.cache import BUILTIN_RANDOM_AGENTS, describe, is_numba_function, loop_module
+from makeenv.array.results import Results, new_stats
 
 if TYPE_CHECKING:
     from makeenv.array.contract import ArrayEnv
 
-TEMPLATE_PATH = Path(__file__).with_name("_runner_template.py")
-BOT_DATA_SIZE = 16
-DEFAULT_MAX_STEPS = 100_000
-NUMBA_CHUNK = 100_000  # games per compiled call when a progress callback is given
+NUMBA_CHUNK = 100_000   # games per compiled call when progress is reported
+MAX_BOT_FUNCTIONS = 8   # distinct numba bot policies in one run
+COUNTING = object()     # sentinel: the template's counting random agent (used by check_env)
 
-Agent = Callable[[np.ndarray, Any], tuple[Any, Any]]
 Progress = Callable[[int, int], None]
 
 
-class ArrayEnvError(Exception):
-    """Base class of the errors raised while running an array env."""
-
-
-class InvalidActionError(ArrayEnvError, ValueError):
-    """An agent or bot chose an action that is out of range, not an integer, or not valid."""
-
-
-class AgentError(ArrayEnvError, TypeError):
-    """An agent does not follow ``agent(state, agent_data) -> (action, agent_data)``."""
-
-
-class GameError(ArrayEnvError, RuntimeError):
-    """The game broke the contract while being run (bad player index, never ends, ...)."""
-
-
-# ---- hand-off to the template module ----------------------------------------------------------
-
-_HANDOFF: dict[str, dict[str, Any]] = {}
-_LOCK = threading.RLock()
-_LIVE_COUNTER = itertools.count()
-
-
-def take_handoff(module_name: str) -> dict[str, Any]:
-    """Called by the template module at import: the objects it must compile against."""
-    try:
-        return _HANDOFF.pop(module_name)
-    except KeyError:
-        raise ImportError(
-            f"{module_name}: the runner template is loaded by makeenv.array.runner, not imported"
-        ) from None
-
-
-def cache_dir() -> Path:
-    """Where generated runner modules (and numba's cache of them) live."""
-    root = os.environ.get("MAKEENV_CACHE_DIR")
-    if root:
-        path = Path(root)
-    else:
-        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-        path = Path(base) / "makeenv"
-    return path / "runners"
-
-
-def is_numba_function(obj: Any) -> bool:
-    """True for a numba ``@njit`` dispatcher."""
-    try:
-        from numba.core.dispatcher import Dispatcher
-    except ImportError:  # pragma: no cover
-        return False
-    return isinstance(obj, Dispatcher)
-
-
-def describe(obj: Any) -> str:
-    """A short name for a function, for messages."""
-    func = getattr(obj, "py_func", obj)
-    module = getattr(func, "__module__", None) or ""
-    name = getattr(func, "__qualname__", None) or getattr(func, "__name__", None) or repr(obj)
-    return f"{module}.{name}" if module and module != "__main__" else name
-
-
-def _source_file(func: Any) -> str | None:
-    """The source file of an njit function when it can safely be part of a cache key."""
-    py = getattr(func, "py_func", None)
-    if py is None or py.__closure__ or "<locals>" in py.__qualname__ or "<lambda>" in py.__qualname__:
-        return None
-    try:
-        path = inspect.getsourcefile(py)
-    except TypeError:
-        return None
-    return path if path and os.path.isfile(path) else None
-
-
-def _file_digest(path: str, memo: dict[str, str]) -> str:
-    if path not in memo:
-        memo[path] = hashlib.sha256(Path(path).read_bytes()).hexdigest()
-    return memo[path]
-
-
-# ---- building runners ---------------------------------------------------------------------------
-
-@dataclass
-class Runner:
-    """A compiled loop for one (game, agent, level)."""
-
-    env: "ArrayEnv"
-    level: int
-    agent_kind: str  # "random", "counting", "user" (numba agent) or "python"
-    module: Any
-    cached: bool
-    n_players: int
-    n_actions: int
-    max_steps: int
-    keep: tuple[Any, ...] = field(default_factory=tuple)  # objects whose id() is in the key
-
-
-_RUNNERS: dict[tuple[Any, ...], Runner] = {}
-
-COUNTING = object()  # sentinel: the template's counting random agent (used by check_env)
-
-
-def _game_key(env: "ArrayEnv") -> tuple[int, ...]:
-    return tuple(id(f) for f in env.contract_functions())
-
-
-def get_runner(env: "ArrayEnv", agent: Any, level: int, max_steps: int | None = None) -> Runner:
-    """The (cached) runner for ``env`` with this agent against this level's bots."""
-    max_steps = int(max_steps or env.max_steps)
-    bot = env.bot(level) if level != 0 else None
-    if agent is COUNTING:
-        kind, user_agent = "counting", None
-    elif names_builtin_random(agent) or agent is getattr(env, "_random_agent", None):
-        kind, user_agent = "random", None
-    elif is_numba_function(agent):
-        kind, user_agent = "user", agent
-    else:
-        kind, user_agent = "python", None
-    module_kind = "random" if kind == "python" else kind
-    key = (_game_key(env), module_kind, id(user_agent), id(bot), max_steps)
-    with _LOCK:
-        runner = _RUNNERS.get(key)
-        if runner is None:
-            runner = _build(env, module_kind, user_agent, bot, level, max_steps)
-            _RUNNERS[key] = runner
-    # the compiled module is shared by every env object over the same functions
-    return dataclasses.replace(runner, env=env, level=level, agent_kind=kind)
-
-
-def _build(env: "ArrayEnv", kind: str, agent: Any, bot: Any, level: int, max_steps: int) -> Runner:
-    n_players = int(env.getAgentSize())
-    n_actions = int(env.getActionSize())
-    contract = dict(zip(env.CONTRACT_NAMES, env.contract_functions()))
-    handoff = {
-        **contract,
-        "agent": agent,
-        "bot": bot,
-        "agent_kind": kind,
-        "n_players": n_players,
-        "n_actions": n_actions,
-        "max_steps": max_steps,
-    }
-    template = TEMPLATE_PATH.read_text()
-    digest = _cache_digest(env, contract, agent, bot, kind, template, n_players, n_actions, max_steps)
-    module = None
-    if digest is not None:
-        module = _load_cached(digest, template, handoff)
-    cached = module is not None
-    if module is None:
-        name = f"makeenv_runner_live_{next(_LIVE_COUNTER)}"
-        module = _load(name, TEMPLATE_PATH, {**handoff, "cache": False})
-    return Runner(env, level, kind, module, cached, n_players, n_actions, max_steps,
-                  keep=(tuple(contract.values()), agent, bot))
-
-
-def _cache_digest(env, contract, agent, bot, kind, template, n_players, n_actions, max_steps):
-    import numba
-
-    memo: dict[str, str] = {}
-    parts = [template, numba.__version__, sys.version, np.__version__, kind,
-             str(n_players), str(n_actions), str(max_steps)]
-    funcs = list(contract.items()) + [("agent", agent), ("bot", bot)]
-    for label, func in funcs:
-        if func is None:
-            parts.append(f"{label}:-")
-            continue
-        path = _source_file(func)
-        if path is None:
-            return None
-        # module name and content, not path (numba's cache refers to callees by module name;
-        # load_array_env names folder games after their content)
-        parts.append(f"{label}:{describe(func)}:{_file_digest(path, memo)}")
-    # helpers the game imports from its own folder are part of the key too (not the Python-only
-    # drawing module or tests, which compiled code never uses)
-    folder = getattr(env, "folder", None)
-    if folder and os.path.isdir(folder):
-        for path in sorted(Path(folder).glob("*.py")):
-            if path.name != "draw.py" and not path.name.startswith("test_"):
-                parts.append(f"{path.name}:{_file_digest(str(path), memo)}")
-    return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:24]
-
-
-def _load_cached(digest: str, template: str, handoff: dict[str, Any]) -> Any:
-    name = f"makeenv_runner_{digest}"
-    if name in sys.modules:
-        return sys.modules[name]
-    for folder in (cache_dir(), Path(tempfile.gettempdir()) / "makeenv-runners"):
-        path = folder / f"{name}.py"
-        try:
-            if not path.exists() or path.read_text() != template:
-                folder.mkdir(parents=True, exist_ok=True)
-                tmp = folder / f".{name}.{os.getpid()}.tmp"
-                tmp.write_text(template)
-                os.replace(tmp, path)
-        except OSError:
-            continue
-        return _load(name, path, {**handoff, "cache": True})
-    return None
-
-
-def _load(name: str, path: Path, handoff: dict[str, Any]) -> Any:
-    spec = importlib.util.spec_from_file_location(name, path)
-    _HANDOFF[name] = handoff
-    try:
-        return import_once(name, spec)
-    except BaseException:
-        _HANDOFF.pop(name, None)
-        raise
-
-
-_IMPORT_LOCK = threading.RLock()  # a half-run module must never be handed to another thread
-
-
-def import_once(name: str, spec: Any) -> types.ModuleType:
-    """Run the module ``spec`` describes as ``sys.modules[name]``, once per process, thread-safely.
-
-    A module that raises while it runs is not left in ``sys.modules``.
-    """
-    if spec is None or spec.loader is None:
-        raise ImportError(f"cannot load {name!r}: no loader for its file")
-    with _IMPORT_LOCK:
-        if name in sys.modules:
-            return sys.modules[name]
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        try:
-            spec.loader.exec_module(module)
-        except BaseException:
-            sys.modules.pop(name, None)
-            raise
-        return module
-
-
-# ---- running ------------------------------------------------------------------------------------
+# ---- checking arguments -------------------------------------------------------------------------
 
 def names_builtin_random(agent: Any) -> bool:
-    """True for ``None`` and ``"random"``: the ways to ask for the game's built-in random agent."""
-    return agent is None or (isinstance(agent, str) and agent == "random")
+    """True for ``None``, ``"random"`` and every game's built-in random agent."""
+    return agent is None or (isinstance(agent, str) and agent == "random") or _is_builtin_random(agent)
 
 
-def check_agent_signature(agent: Any) -> None:
+def _is_builtin_random(policy: Any) -> bool:
+    try:
+        return policy in BUILTIN_RANDOM_AGENTS
+    except TypeError:
+        return False
+
+
+def check_agent_signature(agent: Any, role: str = "agent") -> None:
     """Fail early, with a clear message, when ``agent`` cannot be called as agent(state, data)."""
     if names_builtin_random(agent) or agent is COUNTING:
         return
+    if isinstance(agent, Bot):
+        agent = agent.policy
     if not callable(agent):
-        raise AgentError(
-            f"agent must be a function agent(state, agent_data) -> (action, agent_data), "
-            f"got {type(agent).__name__} {agent!r}"
-        )
-    func = getattr(agent, "py_func", agent)
+        raise E.AgentError(f"{role} must be a function {role}(state, agent_data) -> (action, agent_data), "
+                           f"got {type(agent).__name__} {agent!r}")
     try:
-        signature = inspect.signature(func)
+        signature = inspect.signature(getattr(agent, "py_func", agent))
     except (TypeError, ValueError):
         return
     try:
         signature.bind(np.zeros(1), None)
     except TypeError:
-        raise AgentError(
-            f"agent {describe(agent)}{signature} must accept two arguments (state, agent_data) "
-            "and return (action, agent_data)"
-        ) from None
+        raise E.AgentError(f"{role} {describe(agent)}{signature} must accept two arguments (state, agent_data) "
+                           "and return (action, agent_data)") from None
 
 
 def check_num_games(num_games: Any) -> int:
@@ -318,105 +85,266 @@ def check_num_games(num_games: Any) -> int:
     return int(num_games)
 
 
-def seed_everything(runner: Runner, seed: int | None) -> None:
-    """Seed numba's generator (bots, seat shuffles, random agents) and Python's and NumPy's."""
+def check_workers(workers: Any) -> int:
+    if isinstance(workers, bool) or not isinstance(workers, (int, np.integer)) or workers < 1:
+        raise ValueError(f"workers must be a positive int (processes to play in), got {workers!r}")
+    return int(workers)
+
+
+def check_seed(seed: Any) -> int | None:
     if seed is None:
-        return
+        return None
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise ValueError(f"seed must be a non-negative int or None, got {seed!r}")
-    runner.module.seed(int(seed) % (2**32))
-    random.seed(int(seed))
-    np.random.seed(int(seed) % (2**32))
+    return int(seed)
 
 
-def prepare(runner: Runner, agent: Any, agent_data: Any) -> None:
+# ---- what a run plays against ---------------------------------------------------------------------
+
+@dataclass
+class Plan:
+    """Everything a run needs: the compiled module, the agent's kind, the opponents' slots."""
+
+    env: "ArrayEnv"
+    module: Any                   # the loops (``_loop_template.py``)
+    referee: Any                  # the game's referee (``_referee_template.py``)
+    agent: Any
+    agent_kind: str               # "random", "counting", "user" (numba) or "python"
+    opponents: list[Bot]          # one per slot (slot k sits in a different seat every game)
+    slot_fn: np.ndarray           # per slot: index of its numba policy in the module's BOTS, -1: Python
+    level: int | None             # None when the opponents were given
+    python_seats: bool = False    # some seat is played from Python
+    names: list[str] = field(default_factory=list)
+
+    @property
+    def shuffle(self) -> bool:
+        """Whether the opponents' seats are shuffled (pointless when every opponent is random)."""
+        return not self.module.BOTS_RANDOM
+
+    def fresh_bot_data(self) -> tuple[np.ndarray, ...]:
+        """Each slot's starting data (its Bot's data, copied), as the compiled loop takes it."""
+        return tuple(bot.initial_data() for bot in self.opponents) or (np.zeros(1),)
+
+    def name_actor(self, actor: int, player: int) -> str:
+        if actor == E.ACTOR_AGENT:
+            return f"player {player} (your agent {describe(self.agent)})" if self.agent_kind in ("user", "python") \
+                else f"player {player} (the built-in random agent)"
+        if 0 <= actor < len(self.names):
+            return f"player {player} ({self.names[actor]})"
+        return f"player {player}"
+
+
+def make_plan(env: "ArrayEnv", agent: Any, level: int = 0, opponents: Iterable[Any] | None = None) -> Plan:
+    """Resolve the agent and the opponents of a run into a compiled module and slot table."""
+    env._require_contract()
+    check_agent_signature(agent)
+    count = env.players - 1
+    if opponents is None:
+        bots = env.opponents(level)
+        names = [f"the level-{level} bot {bot.label}" if level else "the random bot" for bot in bots]
+    else:
+        given = [opponents] if callable(opponents) or isinstance(opponents, Bot) else list(opponents)
+        if not given and count:
+            raise ValueError(f"{env.name}: opponents is empty; give at least one agent or Bot (it is repeated "
+                             f"over the {count} other seat{'s' if count != 1 else ''})")
+        for i, entry in enumerate(given):
+            check_agent_signature(entry, f"opponent {i + 1}")
+        bots = [entry if isinstance(entry, Bot) else Bot(entry) for entry in given]
+        bots = [bots[i % len(bots)] for i in range(count)]
+        names = [f"opponent {i + 1} {bot.label}" for i, bot in enumerate(bots)]
+        level = None
+    if agent is COUNTING:
+        kind = "counting"
+    elif names_builtin_random(agent):
+        kind = "random"
+    elif is_numba_function(agent):
+        kind = "user"
+    else:
+        kind = "python"
+    functions: list[Any] = []
+    slot_fn = np.full(max(count, 1), -1, dtype=np.int64)
+    every_random = all(_is_builtin_random(bot.policy) for bot in bots)
+    for slot, bot in enumerate(bots):
+        if every_random:
+            slot_fn[slot] = 0
+        elif is_numba_function(bot.policy):
+            if not any(bot.policy is f for f in functions):
+                functions.append(bot.policy)
+            slot_fn[slot] = next(i for i, f in enumerate(functions) if f is bot.policy)
+    if len(functions) > MAX_BOT_FUNCTIONS:
+        raise ValueError(f"{env.name}: {len(functions)} different numba bot policies in one run; at most "
+                         f"{MAX_BOT_FUNCTIONS} are supported")
+    python_seats = kind == "python" or bool((slot_fn[:count] < 0).any())
+    module_kind = "random" if python_seats and kind != "counting" else kind
+    module = loop_module(env, module_kind, agent if module_kind == "user" else None, tuple(functions))
+    return Plan(env, module, module.R, agent, kind, bots, slot_fn, level, python_seats, names)
+
+
+# ---- running ------------------------------------------------------------------------------------
+
+def seed_everything(plan: Plan, seed: int | None) -> None:
+    """Seed numba's generator (games, bots, seat shuffles, random agents) and Python's and NumPy's."""
+    if seed is None:
+        return
+    plan.referee.seed(seed % 2**32)
+    random.seed(seed)
+    np.random.seed(seed % 2**32)
+
+
+def prepare(env: "ArrayEnv", agent: Any, agent_data: Any = None, level: int = 0, *,
+            opponents: Iterable[Any] | None = None) -> Plan:
+    """Build (and compile) the loop for this agent, agent_data type and opponents."""
+    plan = make_plan(env, agent, level, opponents)
+    _compile(plan, agent_data)
+    return plan
+
+
+def _compile(plan: Plan, agent_data: Any) -> None:
     """Compile the loop for these agent_data types (before seeding: it may draw random numbers)."""
-    err, err_valid, bot_data = _buffers(runner)
-    module = runner.module
-    try:
-        if runner.agent_kind == "python":
-            _, _, env = module.py_start(bot_data, err, err_valid, 0)
-            module.py_step(0, env, bot_data, err, err_valid, 0)
-        else:
-            module.n_games(0, agent_data, bot_data, err, err_valid, 0)
-    except ArrayEnvError:
-        raise
-    except Exception as exc:
-        _raise_compile_error(runner, agent, agent_data, exc)
+    for attempt in (1, 2):
+        try:
+            _warm_up(plan, agent_data)
+            return
+        except E.ArrayEnvError:
+            raise
+        except ModuleNotFoundError as exc:  # numba's cache names a module the game no longer has
+            if attempt == 2 or not (exc.name or "").startswith("_makeenv_") or not _clear_numba_cache(plan.env):
+                raise
+        except Exception as exc:
+            _raise_compile_error(plan, agent_data, exc)
 
 
-def run_games(runner: Runner, agent: Any, num_games: int, agent_data: Any,
-              progress: Progress | None = None, first_game: int = 0) -> tuple[int, Any]:
-    """Play ``num_games`` games with a prepared runner; returns (wins, agent_data)."""
-    if runner.agent_kind == "python":
-        return _run_python(runner, agent, num_games, agent_data, progress, first_game)
-    return _run_numba(runner, agent, num_games, agent_data, progress, first_game)
+def _warm_up(plan: Plan, agent_data: Any) -> None:
+    module, env = plan.module, plan.env
+    err, err_valid = E.new_record(), np.zeros(int(env.getActionSize()))
+    stats = new_stats(env.players)
+    if plan.python_seats:
+        ctl, seat_slot = np.zeros(3), np.zeros(env.players, dtype=np.int64)
+        winners, returns = np.zeros(env.players), np.zeros(env.players)
+        game = plan.referee.py_new_game(ctl, seat_slot, 0, plan.shuffle)
+        module.py_advance(game, ctl, seat_slot, plan.slot_fn, plan.fresh_bot_data(), stats, winners, returns,
+                          err, err_valid)
+        plan.referee.py_step(0.0, game, ctl, E.ACTOR_AGENT, err, err_valid)
+    else:
+        module.n_games(0, agent_data, plan.fresh_bot_data(), plan.slot_fn, stats, err, err_valid, 0)
 
 
-def _buffers(runner: Runner) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    err = np.zeros(7, dtype=np.float64)
-    err_valid = np.zeros(runner.n_actions, dtype=np.float64)
-    bot_data = np.zeros((runner.n_players, BOT_DATA_SIZE), dtype=np.float64)
-    return err, err_valid, bot_data
+def _clear_numba_cache(env: "ArrayEnv") -> bool:
+    """Delete numba's cache files of a game folder (they name an old module); True if any were."""
+    folder = env.folder
+    if not folder:
+        return False
+    removed = False
+    for path in Path(folder).rglob("__pycache__/*.nb[ic]"):
+        path.unlink(missing_ok=True)
+        removed = True
+    return removed
 
 
-def _run_numba(runner, agent, num_games, agent_data, progress, first_game):
-    err, err_valid, bot_data = _buffers(runner)
-    n_games = runner.module.n_games
+def evaluate(env: "ArrayEnv", agent: Any, num_games: int, agent_data: Any = None, level: int = 0,
+             seed: int | None = None, *, opponents: Iterable[Any] | None = None, workers: int = 1,
+             progress: Progress | None = None) -> Results:
+    """Play ``num_games`` games; see ``ArrayEnv.evaluate``."""
+    num_games = check_num_games(num_games)
+    workers = check_workers(workers)
+    seed = check_seed(seed)
+    plan = prepare(env, agent, agent_data, level, opponents=opponents)
+    if workers > 1 and num_games > 1:
+        return _evaluate_in_workers(plan, num_games, agent_data, seed, min(workers, num_games), progress)
+    seed_everything(plan, seed)
+    stats = new_stats(env.players)
+    agent_data = play(plan, num_games, agent_data, stats, progress)
+    return Results.from_stats(stats, agent_data)
+
+
+def play(plan: Plan, num_games: int, agent_data: Any, stats: np.ndarray, progress: Progress | None = None,
+         first_game: int = 0) -> Any:
+    """Play games with a prepared plan, adding them to ``stats``; returns the final agent_data."""
+    if plan.python_seats:
+        return _play_python(plan, num_games, agent_data, stats, progress, first_game)
+    return _play_numba(plan, num_games, agent_data, stats, progress, first_game)
+
+
+def _play_numba(plan: Plan, num_games: int, agent_data: Any, stats: np.ndarray, progress: Progress | None,
+                first_game: int) -> Any:
+    err, err_valid = E.new_record(), np.zeros(int(plan.env.getActionSize()))
+    bot_data = plan.fresh_bot_data()
     chunk = NUMBA_CHUNK if progress is not None else num_games
-    wins = done = 0
+    done = 0
     while done < num_games:
         size = min(chunk, num_games - done)
         try:
-            won, played, agent_data = n_games(size, agent_data, bot_data, err, err_valid, first_game + done)
-        except Exception as exc:  # compile errors: explain them in terms of the agent and game
-            _raise_compile_error(runner, agent, agent_data, exc)
-        wins += won
+            played, agent_data = plan.module.n_games(size, agent_data, bot_data, plan.slot_fn, stats, err,
+                                                     err_valid, first_game + done)
+        except Exception as exc:  # compile errors for another agent_data type
+            _raise_compile_error(plan, agent_data, exc)
         done += played
-        if err[0] != 0:
-            raise runner_error(runner, err, err_valid)
+        if err[E.ERR_CODE] != E.OK:
+            raise _error(plan, err, err_valid)
         if progress is not None:
             progress(done, num_games)
-    return wins, agent_data
+    return agent_data
 
 
-def _run_python(runner, agent, num_games, agent_data, progress, first_game):
-    err, err_valid, bot_data = _buffers(runner)
-    module = runner.module
-    py_start, py_step = module.py_start, module.py_step
-    n_actions = runner.n_actions
-    wins = 0
+def _play_python(plan: Plan, num_games: int, agent_data: Any, stats: np.ndarray, progress: Progress | None,
+                 first_game: int) -> Any:
+    env, module, referee = plan.env, plan.module, plan.referee
+    n_actions, players = int(env.getActionSize()), env.players
+    err, err_valid = E.new_record(), np.zeros(n_actions)
+    ctl, seat_slot = np.zeros(3), np.zeros(players, dtype=np.int64)
+    winners, returns = np.zeros(players), np.zeros(players)
+    bot_data = plan.fresh_bot_data()
+    agent = env.random_agent if plan.agent_kind == "random" else plan.agent
+    python_slots = [slot for slot in range(players - 1) if plan.slot_fn[slot] < 0]
+    py_policies = {slot: plan.opponents[slot].policy for slot in python_slots}
+    py_data = {slot: bot_data[slot] for slot in python_slots}
     every = max(1, num_games // 100)
+    MOVE, OVER = module.MOVE, module.OVER
     for g in range(first_game, first_game + num_games):
-        status, state, env = py_start(bot_data, err, err_valid, g)
-        while status == 0:
-            reply = agent(state, agent_data)
-            if type(reply) is not tuple or len(reply) != 2:
-                raise _bad_reply(runner, agent, reply)
-            action, agent_data = reply
-            if type(action) is not int:
-                action = _python_action(runner, action, state, g, env)
-            elif not 0 <= action < n_actions:
-                _python_action(runner, float(action), state, g, env)
-            status, state = py_step(action, env, bot_data, err, err_valid, g)
-        if status < 0:
-            raise runner_error(runner, err, err_valid)
-        if status == 1:
-            wins += 1
-        reply = agent(state, agent_data)  # final turn
-        if type(reply) is not tuple or len(reply) != 2:
-            raise _bad_reply(runner, agent, reply)
-        agent_data = reply[1]
+        game_env = referee.py_new_game(ctl, seat_slot, g, plan.shuffle)
+        me = int(ctl[0])
+        while True:
+            code, player, state = module.py_advance(game_env, ctl, seat_slot, plan.slot_fn, bot_data, stats,
+                                                    winners, returns, err, err_valid)
+            if code == OVER:
+                break
+            if code != MOVE:
+                raise _error(plan, err, err_valid)
+            if player == me:
+                actor, policy = E.ACTOR_AGENT, agent
+                action, agent_data = _reply(plan, policy, state, agent_data, actor)
+            else:
+                actor = int(seat_slot[player])
+                action, py_data[actor] = _reply(plan, py_policies[actor], state, py_data[actor], actor)
+            reason = E.action_code(action, n_actions)
+            if reason != E.OK:
+                raise E.InvalidActionError(E.invalid_action_message(
+                    env.name, plan.name_actor(actor, player), action, reason, n_actions,
+                    np.asarray(env.getValidActions(state)), env.describe_action,
+                    where=f"in game {g + 1} of the run, step {int(ctl[1]) + 1}"))
+            if not referee.py_step(float(action), game_env, ctl, actor, err, err_valid):
+                raise _error(plan, err, err_valid)
+        # final turns of the Python seats (the numba bots had theirs in py_advance)
+        _, agent_data = _reply(plan, agent, np.asarray(env.getPlayerState(game_env, me)), agent_data,
+                               E.ACTOR_AGENT, final=True)
+        for p in range(players):
+            if p != me and plan.slot_fn[seat_slot[p]] < 0:
+                slot = int(seat_slot[p])
+                _, py_data[slot] = _reply(plan, py_policies[slot], np.asarray(env.getPlayerState(game_env, p)),
+                                          py_data[slot], slot, final=True)
         if progress is not None and (g - first_game + 1) % every == 0:
             progress(g - first_game + 1, num_games)
-    return wins, agent_data
+    return agent_data
 
 
-def _bad_reply(runner: Runner, agent: Any, reply: Any) -> AgentError:
-    return AgentError(
-        f"{runner.env.name}: agent {describe(agent)} returned {type(reply).__name__} {_short(reply)}; "
-        "an agent must return (action, agent_data)"
-    )
+def _reply(plan: Plan, policy: Any, state: np.ndarray, data: Any, actor: int, final: bool = False) -> tuple[Any, Any]:
+    reply = policy(state, data)
+    if type(reply) is not tuple or len(reply) != 2:
+        who = "your agent" if actor == E.ACTOR_AGENT else plan.names[actor]
+        raise E.AgentError(f"{plan.env.name}: {who} {describe(policy)} returned {type(reply).__name__} "
+                           f"{_short(reply)}{' at its final turn' if final else ''}; an agent must return "
+                           "(action, agent_data)")
+    return reply
 
 
 def _short(value: Any) -> str:
@@ -424,109 +352,101 @@ def _short(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def _python_action(runner: Runner, action: Any, state: np.ndarray, game: int, env: np.ndarray) -> int:
-    """An integer action from a Python agent's reply, or an InvalidActionError."""
-    valid = runner.env.getValidActions(state)
-    player = int(runner.env.getCurrentPlayer(env))
-    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, float, np.integer, np.floating)):
-        raise InvalidActionError(
-            f"{runner.env.name}: player {player} (your agent) chose action {_short(action)} of type "
-            f"{type(action).__name__} in game {game + 1}; an action must be an int. "
-            f"Valid actions here: {_valid_text(runner, valid)}."
-        )
-    value = float(action)
-    err = np.array([0.0, player, value, 1.0, game, 0.0, 0.0])
-    if not (0.0 <= value < runner.n_actions):
-        err[0] = 1
-    elif value != np.floor(value):
-        err[0] = 2
-    else:
-        return int(value)
-    raise runner_error(runner, err, np.asarray(valid, dtype=np.float64))
+def _error(plan: Plan, err: np.ndarray, err_valid: np.ndarray) -> E.ArrayEnvError:
+    record = err.copy()
+    err[:] = 0.0
+    return E.error_from_record(plan.env.name, record, n_players=plan.env.players,
+                               n_actions=int(plan.env.getActionSize()), max_steps=plan.env.max_steps,
+                               valid=err_valid.copy(), name_actor=plan.name_actor,
+                               describe=plan.env.describe_action)
 
 
-def _valid_text(runner: Runner, valid: np.ndarray) -> str:
-    indices = [i for i in range(len(valid)) if valid[i] == 1.0]
-    if not indices:
-        return "none"
-    names = []
-    for i in indices:
-        try:
-            names.append(f"{i} ({runner.env.describe_action(i)})")
-        except Exception:
-            names.append(str(i))
-    return ", ".join(names)
+# ---- several processes --------------------------------------------------------------------------
+
+def _worker(plan: Plan, games: int, first_game: int, agent_data: Any, seed: int, counter: Any, conn: Any,
+            send_data: bool) -> None:
+    try:
+        seed_everything(plan, seed)
+        stats = new_stats(plan.env.players)
+        last = [0]
+
+        def report(done: int, _total: int) -> None:
+            with counter.get_lock():
+                counter.value += done - last[0]
+            last[0] = done
+
+        agent_data = play(plan, games, agent_data, stats, report, first_game)
+        conn.send(("ok", stats, agent_data if send_data else None))
+    except BaseException as exc:  # everything goes back to the parent, which raises it
+        conn.send(("error", exc, None))
+    finally:
+        conn.close()
 
 
-def _number(value: float) -> str:
-    if value != value:
-        return "nan"
-    return str(int(value)) if float(value).is_integer() else repr(float(value))
+def _evaluate_in_workers(plan: Plan, num_games: int, agent_data: Any, seed: int | None, workers: int,
+                         progress: Progress | None) -> Results:
+    """Split the games over ``workers`` forked processes, each with its own seed (derived from
+    ``seed``, so a run is reproducible for a given seed and worker count)."""
+    if "fork" not in multiprocessing.get_all_start_methods():
+        raise E.ArrayEnvError("workers > 1 needs the 'fork' start method (Linux, macOS); use workers=1 here")
+    context = multiprocessing.get_context("fork")
+    entropy = seed if seed is not None else int.from_bytes(os.urandom(8), "little")
+    seeds = [int(s.generate_state(1)[0]) for s in np.random.SeedSequence(entropy).spawn(workers)]
+    shares = [num_games // workers + (1 if i < num_games % workers else 0) for i in range(workers)]
+    counter = context.Value("q", 0)
+    processes, pipes, first = [], [], 0
+    for i in range(workers):
+        parent_end, child_end = context.Pipe(duplex=False)
+        process = context.Process(target=_worker, args=(plan, shares[i], first, copy.deepcopy(agent_data),
+                                                        seeds[i], counter, child_end, i == 0), daemon=True)
+        process.start()
+        child_end.close()
+        processes.append(process)
+        pipes.append(parent_end)
+        first += shares[i]
+    replies: list[Any] = [None] * workers
+    try:
+        while any(r is None for r in replies):
+            for i, pipe in enumerate(pipes):
+                if replies[i] is None and pipe.poll(0.05):
+                    replies[i] = pipe.recv()
+                elif replies[i] is None and not processes[i].is_alive() and not pipe.poll():
+                    replies[i] = ("error", E.ArrayEnvError(
+                        f"{plan.env.name}: worker {i} stopped without a result (exit code {processes[i].exitcode})"), None)
+            if progress is not None:
+                progress(min(counter.value, num_games), num_games)
+    finally:
+        for process in processes:
+            process.join(timeout=5)
+            if process.is_alive():
+                process.kill()
+    for status, payload, _ in replies:
+        if status == "error":
+            raise payload
+    stats = sum(payload for _, payload, _ in replies)
+    if progress is not None:
+        progress(num_games, num_games)
+    return Results.from_stats(stats, replies[0][2])
 
 
-def runner_error(runner: Runner, err: np.ndarray, err_valid: np.ndarray) -> ArrayEnvError:
-    """Turn the loop's error record into a readable exception."""
-    code, player, action, is_agent, game = int(err[0]), int(err[1]), float(err[2]), err[3], int(err[4])
-    env = runner.env
-    n = runner.n_players
-    where = f"in game {game + 1} of the run"
-    if code in (1, 2, 3):
-        if is_agent:
-            who = "your agent" if player < 0 else f"player {player} (your agent)"
-        else:
-            who = f"player {player} (the level-{runner.level} bot {describe(env.bot(runner.level))})"
-        reason = {
-            1: f"which is out of range (actions are 0..{runner.n_actions - 1})",
-            2: "which is not an integer",
-            3: "which is not valid in this state",
-        }[code]
-        return InvalidActionError(
-            f"{env.name}: {who} chose action {_number(action)} {where}, {reason}. "
-            f"Valid actions here: {_valid_text(runner, err_valid)}."
-        )
-    if code == 4:
-        return GameError(f"{env.name}: getCurrentPlayer returned {player} {where}; expected 0..{n - 1}.")
-    if code == 5:
-        return GameError(
-            f"{env.name}: game {game + 1} did not end within {runner.max_steps} steps; make sure "
-            "stepEnv moves the game towards its end and checkEnded reports it (or add a turn cap)."
-        )
-    if code == 6:
-        return GameError(
-            f"{env.name}: checkEnded returned {player} {where}; expected -1 (running), 0..{n - 1} "
-            f"(the winner) or {n} (ended with no winner)."
-        )
-    if code == 8:
-        return GameError(
-            f"{env.name}: stepEnv returned an env of another length {where}; it must change env in "
-            "place and `return env`."
-        )
-    if code == 7:
-        return GameError(
-            f"{env.name}: getValidActions returned no valid action for player {player} {where} while "
-            "the game is running; every state before the end needs at least one valid action."
-        )
-    return ArrayEnvError(f"{env.name}: the runner reported error code {code} {where}.")
+# ---- compile errors, explained ---------------------------------------------------------------------
 
-
-def _raise_compile_error(runner: Runner, agent: Any, agent_data: Any, exc: Exception) -> None:
+def _raise_compile_error(plan: Plan, agent_data: Any, exc: BaseException) -> None:
     """Re-raise a numba compile failure as a short message about the agent or the game."""
     from numba.core.errors import NumbaError
 
     if not isinstance(exc, NumbaError):
         raise exc
-    env = runner.env
-    if agent is not None and runner.agent_kind == "user":
-        problem = _probe_numba_agent(env, agent, agent_data)
+    env = plan.env
+    if plan.agent_kind == "user":
+        problem = _probe_numba_agent(env, plan.agent, agent_data)
         if problem:
-            raise AgentError(f"{env.name}: agent {describe(agent)} {problem}") from None
-    first = str(exc).strip().splitlines()
-    summary = next((line for line in first if line.strip()), "")
-    who = f" with agent {describe(agent)}" if agent is not None and runner.agent_kind == "user" else ""
-    raise ArrayEnvError(
-        f"{env.name}: numba could not compile the game loop{who}: {summary[:300]} "
-        "(run makeenv.check_env(env) to find which contract function is at fault)"
-    ) from None
+            raise E.AgentError(f"{env.name}: agent {describe(plan.agent)} {problem}") from None
+    cause = E.explain_compile_error(exc)
+    cause = re.sub(r"\((makeenv_\w+|_\w+_template)\.py, ", "(makeenv's game loop, ", cause)
+    raise E.GameCompileError(
+        f"{env.name}: numba could not compile the game: {E.strip_internal_names(cause)}. "
+        "Run `makeenv check` on the game to see which contract function is at fault.") from None
 
 
 def _probe_numba_agent(env: "ArrayEnv", agent: Any, agent_data: Any) -> str | None:
@@ -539,17 +459,19 @@ def _probe_numba_agent(env: "ArrayEnv", agent: Any, agent_data: Any) -> str | No
     try:
         reply = agent(state, data)
     except Exception as exc:
-        line = next((ln for ln in str(exc).splitlines() if ln.strip()), type(exc).__name__)
         return (f"cannot be compiled for (state: float64 array, agent_data: {type(agent_data).__name__}): "
-                f"{line[:300]}")
+                f"{E.strip_internal_names(E.explain_compile_error(exc))}")
     if not isinstance(reply, tuple) or len(reply) != 2:
         return f"returned {type(reply).__name__} {_short(reply)}; an agent must return (action, agent_data)"
     action, new_data = reply
     if not isinstance(action, (int, float, np.integer, np.floating)) or isinstance(action, (bool, np.bool_)):
         return f"returned action {_short(action)} of type {type(action).__name__}; an action must be an int"
     if type(new_data) is not type(agent_data) or (
-        isinstance(agent_data, np.ndarray) and (new_data.dtype != agent_data.dtype or new_data.ndim != agent_data.ndim)
-    ):
+            isinstance(agent_data, np.ndarray) and (new_data.dtype != agent_data.dtype or new_data.ndim != agent_data.ndim)):
         return (f"returned agent_data of type {type(new_data).__name__} but was given "
                 f"{type(agent_data).__name__}; in a compiled loop agent_data must keep its type")
     return None
+
+
+__all__ = ["COUNTING", "Plan", "evaluate", "make_plan", "play", "prepare", "names_builtin_random",
+           "check_agent_signature", "check_num_games", "seed_everything"]

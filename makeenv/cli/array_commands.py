@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import sys
+import traceback
 from pathlib import Path
-from typing import Optional
+from typing import Any, List, Optional
 
 import typer
 
@@ -12,15 +14,38 @@ from makeenv.cli.app import app
 PROGRESS_MIN_NUMBA = 2_000_000   # show a progress bar from this many games (compiled agent)
 PROGRESS_MIN_PYTHON = 20_000     # ... and from this many with a plain Python agent
 
+OPTION_HELP = ("A game option as NAME=VALUE (repeatable), e.g. -o players=4; `makeenv check` lists a "
+               "game's options.")
+
 
 def _fail(message: str, code: int = 2) -> None:
     typer.secho(f"error: {message}", err=True, fg=typer.colors.RED)
     raise typer.Exit(code)
 
 
-def _load_array_env(game: str, command: str):
+def parse_options(pairs: list[str] | None) -> dict[str, Any]:
+    """``["players=4", "dice=2"]`` -> ``{"players": 4, "dice": 2}`` (numbers become ints/floats)."""
+    options: dict[str, Any] = {}
+    for pair in pairs or []:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip().isidentifier():
+            _fail(f"--option {pair!r} must look like NAME=VALUE, e.g. players=4")
+        text = value.strip()
+        for cast in (int, float):
+            try:
+                options[key.strip()] = cast(text)
+                break
+            except ValueError:
+                continue
+        else:
+            options[key.strip()] = text
+    return options
+
+
+def load_array_env(game: str, command: str, options: dict[str, Any] | None = None):
     """The array env named ``game`` (registered name, module path or folder), or exit with a message."""
     from makeenv.array.contract import ArrayEnv
+    from makeenv.array.errors import strip_internal_names
     from makeenv.registry import REGISTRY, make
 
     spec = REGISTRY.get(game)
@@ -28,14 +53,37 @@ def _load_array_env(game: str, command: str):
         _fail(f"{game} is a {spec.kind} env; `makeenv {command}` works on array envs"
               + (" (use `makeenv match` for text envs)" if spec.kind == "text" else ""))
     try:
-        env = make(game)
+        env = make(game, **(options or {}))
     except (ValueError, TypeError, ImportError) as exc:
-        _fail(str(exc))
+        _fail(strip_internal_names(str(exc)))
     except Exception as exc:  # the game module itself failed to import
-        _fail(f"could not load {game!r}: {type(exc).__name__}: {exc}", code=1)
+        _fail(f"could not load the game {game!r}: {type(exc).__name__}: {strip_internal_names(str(exc))}", code=1)
     if not isinstance(env, ArrayEnv):
         _fail(f"{game} is not an array env; `makeenv {command}` works on array envs")
     return env
+
+
+def _load_agent(spec: str, role: str):
+    from makeenv.array.agents import AgentSpecError, load_agent
+    from makeenv.array.errors import strip_internal_names
+
+    try:
+        return load_agent(spec)
+    except AgentSpecError as exc:
+        _fail(str(exc))
+    except Exception as exc:  # the agent's own module failed to import
+        _fail(f"could not load {role} {spec!r}: {type(exc).__name__}: {strip_internal_names(str(exc))}")
+
+
+def user_traceback(exc: BaseException) -> str:
+    """The frames of a user's code in ``exc``'s traceback (not makeenv's, Typer's or numba's)."""
+    frames = [frame for frame in traceback.extract_tb(exc.__traceback__)
+              if not any(part in frame.filename.replace("\\", "/") for part in
+                         ("/makeenv/", "/typer/", "/click/", "/numba/", "site-packages"))]
+    lines = traceback.format_list(frames)
+    from makeenv.array.errors import strip_internal_names
+
+    return strip_internal_names("".join(lines) + f"{type(exc).__name__}: {exc}")
 
 
 @app.command("list")
@@ -60,79 +108,114 @@ def run_command(
         help="Your agent: 'random', 'module:function' or 'file.py:function'. The function is "
              "agent(state, agent_data) -> (action, agent_data), @njit or plain Python. Its module may "
              "define AGENT_DATA (a value or a function returning one); otherwise agent_data starts as "
-             "np.zeros(1).",
-    ),
-    seed: Optional[int] = typer.Option(None, "--seed", "-s", help="Seed for a reproducible run."),
+             "np.zeros(1)."),
+    opponent: Optional[List[str]] = typer.Option(
+        None, "--opponent", help="An opponent agent (same forms as --agent; repeat for several seats) "
+                                 "instead of the level's bots: self-play, older versions."),
+    option: Optional[List[str]] = typer.Option(None, "--option", "-o", help=OPTION_HELP),
+    seed: Optional[int] = typer.Option(None, "--seed", "-s", min=0, help="Seed for a reproducible run."),
+    workers: int = typer.Option(1, "--workers", "-w", min=1, help="Processes to play in (one per core)."),
 ) -> None:
-    """Play GAMES games of an agent against a level's bots; print wins, win rate and games/s."""
+    """Play GAMES games of an agent against a level's bots; print wins, draws, losses, returns and games/s."""
     import time
 
-    from makeenv.array.agents import AgentSpecError, initial_agent_data, load_agent
-    from makeenv.array.runner import ArrayEnvError, is_numba_function
+    from makeenv.array.agents import initial_agent_data
+    from makeenv.array.errors import ArrayEnvError, strip_internal_names
+    from makeenv.array.runner import is_numba_function
 
     started = time.perf_counter()
-    env = _load_array_env(game, "run")
+    env = load_array_env(game, "run", parse_options(option))
     if games <= 0:
         _fail(f"--games must be a positive number, got {games}")
+    player = _load_agent(agent, "agent")
+    opponents = [_load_agent(spec, "opponent") for spec in opponent] if opponent else None
     try:
-        player = load_agent(agent)
         env.bot(level)
-    except (AgentSpecError, ValueError, TypeError) as exc:
+    except (ValueError, TypeError) as exc:
         _fail(str(exc))
-    except Exception as exc:  # the agent's own module failed to import
-        _fail(f"could not load agent {agent!r}: {type(exc).__name__}: {exc}")
     data = initial_agent_data(player) if player != "random" else None
     compiled = player == "random" or is_numba_function(player)
     kind = "numba" if compiled else "plain Python"
     try:
-        env.prepare(player, data, level)
+        env.prepare(player, data, level, opponents=opponents)
         prepared = time.perf_counter() - started
         threshold = PROGRESS_MIN_NUMBA if compiled else PROGRESS_MIN_PYTHON
         start = time.perf_counter()
         if games >= threshold:
-            with typer.progressbar(length=games, label="playing", file=None) as bar:
+            with typer.progressbar(length=games, label="playing", file=sys.stderr) as bar:
                 last = [0]
 
                 def progress(done: int, total: int) -> None:
                     bar.update(done - last[0])
                     last[0] = done
 
-                wins, _ = env.run(player, games, data, level, seed, progress=progress)
+                results = env.evaluate(player, games, data, level, seed, opponents=opponents, workers=workers,
+                                       progress=progress)
         else:
-            wins, _ = env.run(player, games, data, level, seed)
+            results = env.evaluate(player, games, data, level, seed, opponents=opponents, workers=workers)
         elapsed = time.perf_counter() - start
     except (ArrayEnvError, ValueError, TypeError) as exc:
-        _fail(str(exc), code=1)
-    opponent = f"level {level} ({env.levels[level].split(':')[0]})"
-    typer.echo(f"{env.name}: agent {agent} ({kind}) vs {opponent}, {games:,} games"
-               + (f", seed {seed}" if seed is not None else ""))
-    typer.echo(f"wins: {wins:,} / {games:,}")
-    typer.echo(f"win rate: {100.0 * wins / games:.2f}%")
-    typer.echo(f"games/s: {games / max(elapsed, 1e-9):,.0f}  (start-up and compile/load {prepared:.2f} s, play {elapsed:.3f} s)")
+        _fail(strip_internal_names(str(exc)), code=1)
+    except Exception as exc:  # the agent's own code raised: show its frames, not ours
+        typer.secho("error: the agent or an opponent raised an exception:", err=True, fg=typer.colors.RED)
+        typer.echo(user_traceback(exc), err=True)
+        raise typer.Exit(1)
+    against = ("opponents " + ", ".join(opponent)) if opponent else f"level {level} ({env.levels[level].split(':')[0]})"
+    options = "".join(f", {k}={v}" for k, v in env.parameters.items())
+    typer.echo(f"{env.name}{options}: agent {agent} ({kind}) vs {against}, {games:,} games"
+               + (f", seed {seed}" if seed is not None else "") + (f", {workers} workers" if workers > 1 else ""))
+    shared = f" ({results.shared_wins:,} shared)" if results.shared_wins else ""
+    typer.echo(f"wins: {results.wins:,} / {games:,}{shared}")
+    typer.echo(f"win rate: {100.0 * results.wins / games:.2f}%")
+    truncated = f" ({results.truncated:,} at the turn limit)" if results.truncated else ""
+    typer.echo(f"draws: {results.draws:,}{truncated}   losses: {results.losses:,}")
+    typer.echo(f"mean return: {results.mean_return:+.4f}   mean length: {results.mean_steps:.2f} steps")
+    if env.players > 1:
+        seats = "   ".join(f"seat {k}: {s.wins:,}/{s.games:,}" for k, s in enumerate(results.by_seat))
+        typer.echo(f"wins by seat: {seats}")
+    typer.echo(f"games/s: {games / max(elapsed, 1e-9):,.0f}  (start-up and compile/load {prepared:.2f} s, "
+               f"play {elapsed:.3f} s)")
 
 
 @app.command("check")
 def check_command(
     game: str = typer.Argument(..., help="Registered name, module path or folder of an array game."),
-    games: int = typer.Option(200, "--games", "-n", help="Games per env.run check."),
+    games: int = typer.Option(200, "--games", "-n", min=1, help="Games per env.run check."),
+    option: Optional[List[str]] = typer.Option(
+        None, "--option", "-o", help=OPTION_HELP + " Without a players option, every player count the game "
+                                                  "supports is checked."),
 ) -> None:
     """Check that an array game obeys the contract; print each check and exit 1 if one fails."""
     from makeenv.array.check import run_checks
 
-    env = _load_array_env(game, "check")
-    results = run_checks(env, run_games=games)
+    options = parse_options(option)
+    env = load_array_env(game, "check", options)
+    variants = [env]
+    declared = getattr(env.module, "PARAMETERS", None) or {}
+    if "players" in declared and "players" not in options:
+        variants = [env if count == env.players else load_array_env(game, "check", {**options, "players": count})
+                    for count in declared["players"]]
     colors = {"pass": typer.colors.GREEN, "fail": typer.colors.RED, "skip": typer.colors.YELLOW}
-    for result in results:
-        typer.secho(f"{result.status.upper():4}  {result.name}: {result.description}", fg=colors[result.status])
-        for problem in result.problems:
-            typer.echo(f"      - {problem}")
-        if result.reason:
-            typer.echo(f"      - not checked: {result.reason}")
-    failed = [r for r in results if r.status != "pass"]
-    if failed:
-        typer.secho(f"{env.name}: {len(failed)} of {len(results)} checks did not pass", fg=typer.colors.RED)
+    failed_any = False
+    for variant in variants:
+        if len(variants) > 1:
+            typer.secho(f"-- {variant.name} with {variant.players} players", bold=True)
+        results = run_checks(variant, run_games=games)
+        for result in results:
+            typer.secho(f"{result.status.upper():4}  {result.name}: {result.description}", fg=colors[result.status])
+            for problem in result.problems:
+                typer.echo(f"      - {problem}")
+            if result.reason:
+                typer.echo(f"      - not checked: {result.reason}")
+        failed = [r for r in results if r.status != "pass"]
+        label = variant.name + (f" ({variant.players} players)" if len(variants) > 1 else "")
+        if failed:
+            failed_any = True
+            typer.secho(f"{label}: {len(failed)} of {len(results)} checks did not pass", fg=typer.colors.RED)
+        else:
+            typer.secho(f"{label}: all {len(results)} checks passed", fg=typer.colors.GREEN)
+    if failed_any:
         raise typer.Exit(1)
-    typer.secho(f"{env.name}: all {len(results)} checks passed", fg=typer.colors.GREEN)
 
 
 @app.command("new")
@@ -141,7 +224,7 @@ def new_command(
     directory: Path = typer.Option(Path("."), "--dir", "-d", help="Where to create the game folder."),
     force: bool = typer.Option(False, "--force", help="Overwrite files in an existing folder."),
 ) -> None:
-    """Scaffold a new array game folder (contract functions, README tables, a test) that passes check."""
+    """Scaffold a new array game folder (contract functions, drawing stubs, README tables, a test) that passes check."""
     from makeenv.array.scaffold import ScaffoldError, scaffold
 
     try:

@@ -7,6 +7,7 @@ the runners compiled for them are cached between test runs.
 
 from __future__ import annotations
 
+import os
 import types
 
 import numpy as np
@@ -154,6 +155,50 @@ def bot_picks_seven(state, data):
     return 7, data
 
 
+@njit(cache=True)
+def returns_of_three(env):
+    return np.zeros(3)
+
+
+@njit(cache=True)
+def player_state_shows_choice(env, player):
+    """Shows the opponent's choice as soon as it is made: a simultaneous choice leaks."""
+    state = L.getPlayerState(env, player)
+    theirs = int(env[L.E_CHOICE + 1 - player])
+    if theirs >= 0:
+        state[L.S_THEIRS + theirs] = 1.0
+    return state
+
+
+@njit(cache=True)
+def agent_state_shows_choice(env):
+    return player_state_shows_choice(env, int(env[0]))
+
+
+@njit(cache=True)
+def sample_env_forgets(state):
+    return L.initEnv()
+
+
+@njit(cache=True)
+def is_valid_always(state, action):
+    return True
+
+
+def render_breaks_when_over(state):
+    if state[L.S_OVER] > 0.5:
+        raise KeyError("no picture for the end")
+    return rps.render(state)
+
+
+def describe_action_blank(action):
+    return "" if action == 3 else rps.describe_action(action)
+
+
+# a README whose tables disagree with the game's sizes
+WRONG_README_FOLDER = os.path.join(os.path.dirname(__file__), "broken_readme")
+
+
 # check name -> replacements that make exactly that check fail
 BROKEN: dict[str, dict[str, object]] = {
     "contract_functions": {"getStateSize": None},
@@ -165,7 +210,7 @@ BROKEN: dict[str, dict[str, object]] = {
     "current_player": {"getCurrentPlayer": current_player_off},
     "state_type": {"getAgentState": agent_state_int},
     "state_length": {"getAgentState": agent_state_grows},
-    "state_non_negative": {"getPlayerState": player_state_negative, "getAgentState": agent_state_negative},
+    "state_values": {"getPlayerState": player_state_negative, "getAgentState": agent_state_negative},
     "valid_actions_type": {"getValidActions": valid_actions_int},
     "valid_actions_length": {"getValidActions": valid_actions_long},
     "valid_actions_binary": {"getValidActions": valid_actions_half},
@@ -179,6 +224,13 @@ BROKEN: dict[str, dict[str, object]] = {
     "completed_games": {"getPlayerState": player_state_never_over},
     "wins_match_rewards": {"checkEnded": ended_reports_loser},
     "levels": {"LEVELS": {1: bot_picks_seven}},
+    "outcomes": {"getReturns": returns_of_three},
+    "simultaneous_hidden": {"getPlayerState": player_state_shows_choice, "getAgentState": agent_state_shows_choice},
+    "sample_env": {"sampleEnv": sample_env_forgets},
+    "valid_action_agrees": {"isValidAction": is_valid_always},
+    "render": {"render": render_breaks_when_over},
+    "describe": {"describe_action": describe_action_blank},
+    "readme_tables": {"__file__": os.path.join(WRONG_README_FOLDER, "__init__.py")},
 }
 
 
@@ -189,6 +241,7 @@ def broken(name: str) -> types.ModuleType:
         setattr(module, fn, getattr(rps, fn))
     module.NAME = f"Broken-{name}"
     module.LEVELS = {}
+    module.SIMULTANEOUS = rps.SIMULTANEOUS
     for attr, value in BROKEN[name].items():
         if value is None:
             delattr(module, attr)

@@ -70,7 +70,7 @@ def test_load_agent_specs(tmp_path):
     act = load_agent(f"{path}:act")
     assert act(np.zeros(11), None) == (3, None)
     assert load_agent("random") == "random"
-    for bad, text in [("nocolon", "must look like"), ("tests.array.agents_for_tests:nope", "has no function 'nope'"),
+    for bad, text in [("nocolon", "must look like"), ("tests.array.agents_for_tests:nope", "has no 'nope'"),
                       ("no_such_mod:f", "cannot import module"), (f"{tmp_path}/x.py:f", "no such file")]:
         with pytest.raises(AgentSpecError, match=text):
             load_agent(bad)

@@ -110,16 +110,16 @@ def test_invalid_action_from_numba_agent(env, agent, action, reason):
         env.run(agent, 10, np.zeros(1), 0, seed=1)
     message = str(info.value)
     assert message.startswith("RockPaperScissors: player ")
-    assert "(your agent)" in message and f"action {action}" in message and reason in message
+    assert "(your agent " in message and "numba_" in message and f"action {action}" in message and reason in message
     assert "Valid actions here: 0 (Scissors), 1 (Rock), 2 (Paper)" in message
     _no_numba_dump(message)
 
 
 @pytest.mark.parametrize("action, text", [
-    (3, "action 3 in game 1 of the run, which is not valid in this state"),
-    (9, "action 9 in game 1 of the run, which is out of range (actions are 0..3)"),
+    (3, "action 3 in game 1 of the run, step 1, which is not valid in this state"),
+    (9, "action 9 in game 1 of the run, step 1, which is out of range (actions are 0..3)"),
     (-2, "out of range"),
-    (2.5, "action 2.5 in game 1 of the run, which is not an integer"),
+    (2.5, "action 2.5 in game 1 of the run, step 1, which is not an integer"),
     (float("nan"), "action nan"),
     ("rock", "action 'rock' of type str"),
     (None, "of type NoneType"),
@@ -131,7 +131,7 @@ def test_invalid_action_from_python_agent(env, action, text):
     with pytest.raises(InvalidActionError) as info:
         env.run(agent, 5, None, 0, seed=1)
     message = str(info.value)
-    assert message.startswith("RockPaperScissors: player ") and "(your agent)" in message
+    assert message.startswith("RockPaperScissors: player ") and "(your agent " in message
     assert text in message
     assert "Valid actions here: 0 (Scissors), 1 (Rock), 2 (Paper)" in message
 
@@ -183,14 +183,16 @@ def test_progress_callback_is_called_in_chunks(env, monkeypatch):
     assert calls == [(300, 1000), (600, 1000), (900, 1000), (1000, 1000)]
 
 
-def test_runner_module_is_cached_on_disk(env):
-    from makeenv.array import runner
+def test_compiled_modules_are_cached_on_disk(env):
+    from makeenv.array import cache, runner
 
-    r = runner.get_runner(env, A.numba_random, 0)
-    assert r.cached and r.module.__file__.startswith(str(runner.cache_dir()))
+    plan = runner.make_plan(env, A.numba_random, 0)
+    assert plan.module.__file__.startswith(str(cache.cache_dir()))
+    assert plan.referee.__file__.startswith(str(cache.cache_dir()))
 
-    r2 = runner.get_runner(env, lambda s, d: (0, d), 0)  # Python agents share the game's runner
-    assert r2.agent_kind == "python"
+    python = runner.make_plan(env, lambda s, d: (0, d), 0)  # Python agents share the random agent's loops
+    assert python.agent_kind == "python" and python.module is runner.make_plan(env, "random", 0).module
+    assert python.referee is plan.referee  # one referee per game
 
 
 def test_numba_agent_changing_data_type_or_returning_an_array(env):

@@ -25,7 +25,7 @@ from .logic import (
     STATE_SIZE,
 )
 
-WIDTH, HEIGHT = 640, 360
+WIDTH, HEIGHT = 640, 410
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 BLUE, ORANGE = "#2f6fde", "#e07a1f"
 GREEN, RED, AMBER, GREY = "#1d8a4e", "#c0392b", "#9a7412", "#6b7280"
@@ -35,6 +35,27 @@ def describe_action(action: int) -> str:
     """What an action means: 0 "Scissors", 1 "Rock", 2 "Paper", 3 "Confirm"."""
     a = int(action)
     return ACTION_NAMES[a] if 0 <= a < len(ACTION_NAMES) else f"Unknown action {a}"
+
+
+def describe_state(state) -> str:
+    """The state in words, for a language-model player."""
+    state = np.asarray(state, dtype=np.float64)
+    mine, theirs = _choice(state, S_MINE), _choice(state, S_THEIRS)
+    tied = int(state[S_ROUND])
+    lines = [f"Tied rounds so far: {tied} (the game ends with no winner after {MAX_ROUNDS})."]
+    lines.append(f"Your choice this round: {ACTION_NAMES[mine] if mine is not None else 'not made yet'}.")
+    if theirs is not None:
+        lines.append(f"Your opponent's choice: {ACTION_NAMES[theirs]}.")
+    elif state[S_OVER] < 0.5:
+        lines.append("Your opponent's choice is hidden until both have chosen.")
+    if state[S_OVER] > 0.5:
+        result = "You won." if state[S_WON] > 0.5 else ("You lost." if state[S_LOST] > 0.5 else "Nobody won.")
+        lines.append(f"The game is over. {result}")
+    elif state[S_CONFIRM] > 0.5:
+        lines.append("Both choices are revealed: confirm to go on.")
+    else:
+        lines.append("Choose Scissors, Rock or Paper (Rock beats Scissors, Scissors beats Paper, Paper beats Rock).")
+    return "\n".join(lines)
 
 
 def beats(a: int, b: int) -> bool:
@@ -183,5 +204,29 @@ def render(state) -> str:
             f'<text x="{WIDTH / 2}" y="321" text-anchor="middle" font-size="18" font-weight="bold" '
             f'fill="{round_colour}">{escape(round_text)}</text>',
         ]
+    parts.append(_buttons(state, mine, confirming, over))
     parts.append("</svg>")
+    return "".join(parts)
+
+
+def _buttons(state: np.ndarray, mine: int | None, confirming: bool, over: bool) -> str:
+    """The actions the player may click (each a ``data-action`` group), at the bottom of the picture."""
+    if over:
+        return ""
+    if confirming:
+        actions = [3]
+    elif mine is None:
+        actions = [0, 1, 2]
+    else:
+        return ""
+    width, gap = 150, 20
+    left = (WIDTH - (len(actions) * width + (len(actions) - 1) * gap)) / 2
+    parts = []
+    for i, action in enumerate(actions):
+        x = left + i * (width + gap)
+        parts.append(
+            f'<g data-action="{action}" cursor="pointer"><title>{ACTION_NAMES[action]}</title>'
+            f'<rect x="{x}" y="352" width="{width}" height="44" rx="10" fill="{BLUE}"/>'
+            f'<text x="{x + width / 2}" y="380" text-anchor="middle" font-size="18" font-weight="bold" '
+            f'fill="#ffffff">{ACTION_NAMES[action]}</text></g>')
     return "".join(parts)

@@ -24,6 +24,9 @@ ACTION_NAMES = ("Scissors", "Rock", "Paper", "Confirm")
 NUM_ACTIONS = 4
 NUM_PLAYERS = 2
 MAX_ROUNDS = 100
+# The choices are simultaneous: made in turn, hidden until both confirmations reveal them.
+SIMULTANEOUS = True
+PRIVATE_ACTIONS = (SCISSORS, ROCK, PAPER)
 
 # ---- env: the referee's view (length ENV_SIZE) -----------------------------------------------
 E_PLAYER = 0   # player to move: 0 or 1
@@ -112,6 +115,13 @@ def getValidActions(state):
         valid[ROCK] = 1.0
         valid[PAPER] = 1.0
     return valid
+
+
+@njit(cache=True)
+def isValidAction(state, action) -> bool:
+    """getValidActions(state)[action] == 1, without building the vector."""
+    confirming = state[S_CONFIRM] > 0.5 or state[S_OVER] > 0.5
+    return action == CONFIRM if confirming else 0 <= action < CONFIRM
 
 
 @njit(cache=True)

@@ -1,0 +1,162 @@
+"""The runner's compiled loops for one (game, agent, opponent bots) (a source template).
+
+``makeenv.array.cache`` loads this source as a module of its own for each game referee module
+(``_referee_template.py``), agent kind and set of numba bot policies, after putting them in a
+hand-off dict. numba sees the agent and the bots as compile-time constants and compiles the whole
+loop, agent included, in nopython mode; every rule of stepping a game comes from the referee.
+"""
+
+import numpy as np
+from numba import njit
+
+from makeenv.array.cache import take_handoff
+from makeenv.array.errors import ACTOR_AGENT
+
+_h = take_handoff(__name__)
+R = _h["referee"]          # the game's referee module
+CACHE = _h["cache"]
+AGENT_KIND = _h["agent_kind"]  # "user" (a numba agent), "random" or "counting"
+BOTS = _h["bots"]              # the distinct numba bot policies; () when every bot is random
+N_BOT_FUNCS = len(BOTS)
+BOTS_RANDOM = N_BOT_FUNCS == 0
+ALL_RANDOM = AGENT_KIND == "random" and BOTS_RANDOM
+
+N_PLAYERS = R.N_PLAYERS
+RUNNING, TRUNCATED, FAILED, NOT_FOUND = R.RUNNING, R.TRUNCATED, R.FAILED, R.NOT_FOUND
+CTL_ME, CTL_STEPS, CTL_GAME = R.CTL_ME, R.CTL_STEPS, R.CTL_GAME
+MOVE, OVER = 0, 1
+getAgentState, getPlayerState = R.getAgentState, R.getPlayerState
+new_env, status, to_move, checked_action, apply = R.new_env, R.status, R.to_move, R.checked_action, R.apply
+settle, record, random_move, deal_seats = R.settle, R.record, R.random_move, R.deal_seats
+
+if AGENT_KIND == "random":
+    agent = R.random_agent
+elif AGENT_KIND == "counting":
+    agent = R.counting_agent
+else:
+    agent = _h["agent"]
+
+# bot policies by index (unused indices hold the random agent and are pruned at compile time)
+BOT0, BOT1, BOT2, BOT3, BOT4, BOT5, BOT6, BOT7 = (tuple(BOTS) + (R.random_agent,) * 8)[:8]
+
+
+@njit(cache=CACHE, inline="always")
+def call_bot(fn, state, data):
+    """Bot policy number ``fn`` on ``state`` (its data is changed in place)."""
+    if N_BOT_FUNCS > 7 and fn == 7:
+        return BOT7(state, data)
+    if N_BOT_FUNCS > 6 and fn == 6:
+        return BOT6(state, data)
+    if N_BOT_FUNCS > 5 and fn == 5:
+        return BOT5(state, data)
+    if N_BOT_FUNCS > 4 and fn == 4:
+        return BOT4(state, data)
+    if N_BOT_FUNCS > 3 and fn == 3:
+        return BOT3(state, data)
+    if N_BOT_FUNCS > 2 and fn == 2:
+        return BOT2(state, data)
+    if N_BOT_FUNCS > 1 and fn == 1:
+        return BOT1(state, data)
+    return BOT0(state, data)
+
+
+@njit(cache=CACHE, inline="always")
+def bot_move(state, p, slot, slot_fn, bot_data, err, err_valid, game, steps):
+    """The move of the bot in ``slot`` (its data is ``bot_data[slot]``), checked."""
+    if BOTS_RANDOM:
+        return random_move(state, err, err_valid, p, slot, game, steps)
+    raw, _ = call_bot(slot_fn[slot], state, bot_data[slot])
+    return checked_action(raw, state, err, err_valid, p, slot, game, steps)
+
+
+@njit(cache=CACHE)
+def play_one(agent_data, bot_data, slot_fn, seat_slot, me, stats, winners, returns, err, err_valid, game):
+    """One game with the agent in seat ``me``; returns (False after an error, agent_data)."""
+    env = new_env()
+    steps = 0
+    now = RUNNING
+    while True:
+        now = status(env, steps, err, err_valid, game)
+        if now != RUNNING:
+            break
+        p = to_move(env, err, err_valid, game, steps)
+        if p == NOT_FOUND:
+            return False, agent_data
+        state = getAgentState(env)
+        actor = ACTOR_AGENT if p == me else seat_slot[p]
+        if ALL_RANDOM:  # every seat plays the same random choice: one code path, no branch
+            a = random_move(state, err, err_valid, p, actor, game, steps)
+        elif p == me:
+            raw, agent_data = agent(state, agent_data)
+            a = checked_action(raw, state, err, err_valid, p, ACTOR_AGENT, game, steps)
+        else:
+            a = bot_move(state, p, actor, slot_fn, bot_data, err, err_valid, game, steps)
+        if a == NOT_FOUND or not apply(a, env, err, err_valid, p, actor, game, steps):
+            return False, agent_data
+        steps += 1
+    if now == FAILED:
+        return False, agent_data
+    truncated = now == TRUNCATED
+    count = settle(env, truncated, winners, returns)
+    record(stats, me, winners, returns, count, steps, truncated)
+    # final turns: every player sees its final state (the action is ignored)
+    for p in range(N_PLAYERS):
+        if p == me:
+            _, agent_data = agent(getPlayerState(env, p), agent_data)
+        elif not BOTS_RANDOM:
+            slot = seat_slot[p]
+            call_bot(slot_fn[slot], getPlayerState(env, p), bot_data[slot])
+    return True, agent_data
+
+
+@njit(cache=CACHE)
+def n_games(num_games, agent_data, bot_data, slot_fn, stats, err, err_valid, first_game):
+    """Play ``num_games`` games, seats dealt each game; returns (games completed, agent_data)."""
+    seat_slot = np.empty(N_PLAYERS, dtype=np.int64)
+    winners = np.empty(N_PLAYERS, dtype=np.float64)
+    returns = np.empty(N_PLAYERS, dtype=np.float64)
+    for g in range(num_games):
+        me = deal_seats(seat_slot, not BOTS_RANDOM)
+        ok, agent_data = play_one(agent_data, bot_data, slot_fn, seat_slot, me, stats, winners, returns,
+                                  err, err_valid, first_game + g)
+        if not ok:
+            return g, agent_data
+    return num_games, agent_data
+
+
+@njit(cache=CACHE)
+def py_advance(env, ctl, seat_slot, slot_fn, bot_data, stats, winners, returns, err, err_valid):
+    """Let numba bots move until a Python seat (the agent's, or a slot with ``slot_fn == -1``) must
+    move, or the game is over. Returns (MOVE, seat, its state), (OVER, -1, env) after settling the
+    game, recording it and giving the numba bots their final turns, or (FAILED, -1, env)."""
+    me = int(ctl[CTL_ME])
+    game = int(ctl[CTL_GAME])
+    steps = int(ctl[CTL_STEPS])
+    while True:
+        now = status(env, steps, err, err_valid, game)
+        if now != RUNNING:
+            break
+        p = to_move(env, err, err_valid, game, steps)
+        if p == NOT_FOUND:
+            return FAILED, -1, env
+        state = getAgentState(env)
+        slot = seat_slot[p]
+        if p == me or slot_fn[slot] < 0:
+            ctl[CTL_STEPS] = steps
+            return MOVE, p, state
+        a = bot_move(state, p, slot, slot_fn, bot_data, err, err_valid, game, steps)
+        if a == NOT_FOUND or not apply(a, env, err, err_valid, p, slot, game, steps):
+            return FAILED, -1, env
+        steps += 1
+    ctl[CTL_STEPS] = steps
+    if now == FAILED:
+        return FAILED, -1, env
+    truncated = now == TRUNCATED
+    count = settle(env, truncated, winners, returns)
+    record(stats, me, winners, returns, count, steps, truncated)
+    if not BOTS_RANDOM:
+        for p in range(N_PLAYERS):
+            if p != me and slot_fn[seat_slot[p]] >= 0:
+                slot = seat_slot[p]
+                call_bot(slot_fn[slot], getPlayerState(env, p), bot_data[slot])
+    return OVER, -1, env
