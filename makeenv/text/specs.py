@@ -28,10 +28,7 @@ SPEC, so a SPEC can be printed and recorded safely.
 from __future__ import annotations
 
 import importlib
-import importlib.util
 import os
-import sys
-from pathlib import Path
 from typing import Any, Callable
 
 from makeenv.text.client import MissingAPIKey
@@ -88,30 +85,13 @@ def _local(name: str) -> Any:
 
 
 def load_object(target: str) -> Any:
-    """Import ``MODULE:NAME`` or ``FILE.py:NAME`` and return the object."""
-    location, sep, name = target.rpartition(":")
-    if not sep or not location or not name:
-        raise SpecError(f"{target!r}: expected MODULE:NAME or FILE.py:NAME")
-    if location.endswith(".py") or os.sep in location or "/" in location:
-        path = Path(location)
-        if not path.is_file():
-            raise SpecError(f"{target!r}: file {location!r} not found")
-        module_name = f"_makeenv_user_{abs(hash(str(path.resolve())))}"
-        spec = importlib.util.spec_from_file_location(module_name, path)
-        if spec is None or spec.loader is None:
-            raise SpecError(f"{target!r}: cannot load {location!r} as Python")
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[module_name] = module
-        spec.loader.exec_module(module)
-    else:
-        try:
-            module = importlib.import_module(location)
-        except ImportError as error:
-            raise SpecError(f"{target!r}: cannot import module {location!r}: {error}") from error
+    """Import ``MODULE:NAME`` or ``FILE.py:NAME`` and return the object (makeenv's one loader)."""
+    from makeenv.loading import LoadError, load_object as load
+
     try:
-        return getattr(module, name)
-    except AttributeError:
-        raise SpecError(f"{target!r}: module {location!r} has no {name!r}") from None
+        return load(target, "SPEC")
+    except LoadError as error:
+        raise SpecError(str(error)) from None
 
 
 def parse_player_spec(spec: str) -> Callable[[str], str]:
