@@ -42,6 +42,12 @@ register(EnvSpec(
     description="Two players pick scissors, rock or paper; a tie replays the round (array env).",
 ))
 register(EnvSpec(
+    id="TicTacToe",
+    kind="array",
+    entry_point="makeenv.games.tic_tac_toe",
+    description="Three in a row on a 3x3 board; OpenSpiel's tic_tac_toe rules (array env).",
+))
+register(EnvSpec(
     id="ScenarioPlanning-v0",
     kind="text",
     entry_point="makeenv.games.scenario_planning:ScenarioPlanningEnv",
