@@ -48,6 +48,12 @@ register(EnvSpec(
     description="Three in a row on a 3x3 board; OpenSpiel's tic_tac_toe rules (array env).",
 ))
 register(EnvSpec(
+    id="ConnectFour",
+    kind="array",
+    entry_point="makeenv.games.connect_four",
+    description="Drop discs in 7 columns of 6 rows, four in a line wins; OpenSpiel's connect_four rules (array env).",
+))
+register(EnvSpec(
     id="ScenarioPlanning-v0",
     kind="text",
     entry_point="makeenv.games.scenario_planning:ScenarioPlanningEnv",

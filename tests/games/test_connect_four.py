@@ -1,0 +1,240 @@
+"""ConnectFour: the contract, the rules replayed against OpenSpiel, the bots' search and strength, the drawings."""
+
+from __future__ import annotations
+
+import random
+import xml.etree.ElementTree as ET
+
+import numpy as np
+import pytest
+
+import makeenv
+from makeenv.games.connect_four import bots as B
+from makeenv.games.connect_four import draw as D
+from makeenv.games.connect_four import logic as L
+
+pyspiel = pytest.importorskip("pyspiel")
+
+GAME = pyspiel.load_game("connect_four")
+ENV = makeenv.make("ConnectFour")
+
+
+def test_check_env_passes():
+    ok, problems = makeenv.check_env(ENV)
+    assert ok, problems
+    assert (ENV.getActionSize(), ENV.getStateSize(), ENV.getAgentSize()) == (7, 89, 2)
+
+
+def expected_state(os_state, seat: int) -> np.ndarray:
+    """Our state layout built from OpenSpiel's observation (planes: player 0, player 1, empty;
+    cell row * 7 + column with row 0 at the bottom, as ours)."""
+    planes = np.asarray(os_state.observation_tensor(seat)).reshape(3, 42)
+    mine, theirs = planes[seat], planes[1 - seat]
+    over = os_state.is_terminal()
+    returns = os_state.returns()
+    flags = [float(not over and os_state.current_player() == seat), float(seat == 0), float(over),
+             float(over and returns[seat] > 0), float(over and returns[seat] < 0)]
+    return np.concatenate([mine, theirs, flags])
+
+
+def random_position(rng: random.Random, moves: int) -> np.ndarray:
+    """The env after up to ``moves`` random moves (stops early at the end of the game)."""
+    env = L.initEnv()
+    for _ in range(moves):
+        if L.checkEnded(env) != -1:
+            break
+        L.stepEnv(rng.choice(list(np.flatnonzero(L.getValidActions(L.getAgentState(env))))), env)
+    return env
+
+
+def test_same_games_as_openspiel():
+    """Random games replayed in both: legal actions, player to move, states, ends and returns agree."""
+    rng = random.Random(2024)
+    for game in range(2000):
+        os_state, env = GAME.new_initial_state(), L.initEnv()
+        while True:
+            if game % 4 == 0:  # the full states of both seats in a quarter of the games
+                for seat in (0, 1):
+                    np.testing.assert_array_equal(L.getPlayerState(env, seat), expected_state(os_state, seat))
+            if os_state.is_terminal():
+                break
+            assert L.checkEnded(env) == -1
+            assert L.getCurrentPlayer(env) == os_state.current_player()
+            state = L.getAgentState(env)
+            legal = os_state.legal_actions()
+            assert list(np.flatnonzero(L.getValidActions(state))) == legal
+            assert [a for a in range(-1, 8) if L.isValidAction(state, a)] == legal
+            action = rng.choice(legal)
+            os_state.apply_action(action)
+            L.stepEnv(action, env)
+        returns = os_state.returns()
+        assert L.checkEnded(env) == (returns.index(1.0) if 1.0 in returns else 2)
+        assert [L.getReward(L.getPlayerState(env, p)) for p in (0, 1)] == [int(r > 0) for r in returns]
+        assert not L.getValidActions(L.getPlayerState(env, 1)).any()
+
+
+def test_full_board_without_a_winner():
+    """A drawn game from OpenSpiel, replayed: no winner, return 0 for both."""
+    rng = random.Random(77)
+    while True:  # random games until one fills the board (about 1 in 300)
+        os_state, env = GAME.new_initial_state(), L.initEnv()
+        while not os_state.is_terminal():
+            action = rng.choice(os_state.legal_actions())
+            os_state.apply_action(action)
+            L.stepEnv(action, env)
+        if os_state.returns() == [0.0, 0.0]:
+            break
+    assert L.checkEnded(env) == 2 and env[L.E_MOVES] == 42
+    assert [L.getReward(L.getPlayerState(env, p)) for p in (0, 1)] == [0, 0]
+
+
+def test_sample_env_rebuilds_the_env():
+    rng = random.Random(3)
+    for _ in range(300):
+        env = random_position(rng, rng.randrange(0, 42))
+        for seat in (0, 1):
+            state = L.getPlayerState(env, seat)
+            if state[L.S_MY_TURN] or state[L.S_OVER]:
+                rebuilt = L.sampleEnv(state)
+                if state[L.S_OVER]:  # the referee's view at the end does not say whose turn it was
+                    rebuilt[L.E_PLAYER] = env[L.E_PLAYER]
+                np.testing.assert_array_equal(rebuilt, env)
+
+
+def openspiel_random_outcomes(games: int, seed: int) -> tuple[np.ndarray, float]:
+    """Fractions of (first mover wins, second mover wins, no winner) and the mean length."""
+    rng = random.Random(seed)
+    counts, moves = np.zeros(3), 0
+    for _ in range(games):
+        state = GAME.new_initial_state()
+        while not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions()))
+            moves += 1
+        returns = state.returns()
+        counts[0 if returns[0] > 0 else 1 if returns[1] > 0 else 2] += 1
+    return counts / games, moves / games
+
+
+def test_random_play_matches_openspiel():
+    """Uniform random play: the same outcome distribution and game length as OpenSpiel (measured here)."""
+    results = ENV.evaluate("random", 20_000, seed=1)
+    first, second = results.by_seat
+    ours = np.array([first.wins / first.games, second.wins / second.games, results.draws / results.games])
+    theirs, their_length = openspiel_random_outcomes(3_000, seed=1)
+    # about 4 standard errors of the difference between the two samples
+    np.testing.assert_allclose(ours, theirs, atol=0.045)
+    np.testing.assert_allclose(ours, [0.558, 0.438, 0.003], atol=0.025)  # OpenSpiel, 30,000 games
+    assert abs(results.mean_steps - their_length) < 0.7 and abs(results.mean_steps - 21.31) < 0.3
+
+
+def plain_minimax(mine: int, mask: int, moves: int, depth: int) -> int:
+    """The search's value without pruning (a recursive reference in Python)."""
+    leaf, value, playable = B.open_node(mine, mask, moves, depth)
+    if leaf:
+        return value
+    return max(-plain_minimax(mine ^ mask, mask | move, moves + 1, depth - 1)
+               for move in (playable & (B.COLUMN << c * L.H) for c in range(7)) if move)
+
+
+def test_alpha_beta_equals_plain_minimax():
+    """The iterative alpha-beta search returns exactly the plain minimax value, and the root
+    values name the same best columns."""
+    rng = random.Random(11)
+    checked = 0
+    while checked < 60:
+        env = random_position(rng, rng.randrange(0, 24))
+        if L.checkEnded(env) != -1:
+            continue
+        state = L.getAgentState(env)
+        mine, mask, moves = B.bitboards(state)
+        depth = rng.randrange(1, 4)
+        assert B.negamax(mine, mask, moves, depth, -2 * B.WIN, 2 * B.WIN) == plain_minimax(mine, mask, moves, depth)
+        values = B.move_values(state, depth)
+        reference = np.full(7, -2 * B.WIN)
+        for column in np.flatnonzero(L.getValidActions(state)):
+            child = L.stepEnv(int(column), env.copy())
+            if L.checkEnded(child) != -1:
+                reference[column] = B.WIN - moves - 1 if L.checkEnded(child) < 2 else 0
+            else:
+                child_mine, child_mask, _ = B.bitboards(L.getAgentState(child))
+                reference[column] = -plain_minimax(child_mine, child_mask, moves + 1, depth)
+        assert set(np.flatnonzero(values == values.max())) == set(np.flatnonzero(reference == reference.max()))
+        checked += 1
+
+
+def test_bitboard_threats_agree_with_the_rules():
+    """winning_cells marks exactly the empty cells where one more disc makes four (by the rules' has_four)."""
+    rng = random.Random(12)
+    for _ in range(200):
+        env = random_position(rng, rng.randrange(5, 30))
+        if L.checkEnded(env) != -1:
+            continue
+        state = L.getPlayerState(env, 0)
+        mine, mask, _ = B.bitboards(state)
+        cells = B.winning_cells(mine, mask)
+        for row in range(L.ROWS):
+            for column in range(L.COLUMNS):
+                bit = 1 << (column * L.H + row)
+                expected = not mask & bit and L.has_four(mine | bit)
+                assert bool(cells & bit) == expected
+
+
+def test_bots_take_wins_and_block():
+    env = L.initEnv()
+    for action in (0, 6, 1, 6, 2):  # player 0 threatens column 3; player 1 (to move) has 2 in column 6
+        L.stepEnv(action, env)
+    state = L.getAgentState(env)
+    for bot in (B.win_block_random, B.searcher):
+        assert bot(state, np.zeros(1))[0] == 3  # block
+    L.stepEnv(5, env)  # player 1 does not block
+    state = L.getAgentState(env)
+    for bot in (B.win_block_random, B.searcher):
+        assert bot(state, np.zeros(1))[0] == 3  # win
+
+
+def test_levels_beat_random():
+    level1 = ENV.evaluate("random", 4_000, level=1, seed=3)
+    level2 = ENV.evaluate("random", 200, level=2, seed=3)
+    assert level1.win_rate < 0.08  # measured: 3.5%
+    assert level2.win_rate < 0.02  # measured: 0 of 1,000
+
+
+@pytest.mark.slow
+def test_level2_beats_level1():
+    results = ENV.evaluate(ENV.bot(2), 300, np.zeros(16), level=1, seed=4)
+    assert results.win_rate >= 0.95  # measured: 100% of 1,000
+
+
+def test_render_and_descriptions_along_random_games():
+    rng = random.Random(9)
+    for _ in range(20):
+        env = L.initEnv()
+        while True:
+            for seat in (0, 1):
+                state = L.getPlayerState(env, seat)
+                svg = ET.fromstring(D.render(state))
+                clickable = sorted(int(e.get("data-action")) for e in svg.iter() if e.get("data-action") is not None)
+                expected = list(np.flatnonzero(L.getValidActions(state))) if state[L.S_MY_TURN] else []
+                assert clickable == expected
+                rows = [line for line in D.describe_state(state).splitlines() if line.startswith("  ")]
+                assert len(rows) == 7  # six board rows and the column numbers
+                assert sum(row.count("X") for row in rows[:6]) == state[:42].sum()
+                assert sum(row.count("O") for row in rows[:6]) == state[42:84].sum()
+            if L.checkEnded(env) != -1:
+                break
+            L.stepEnv(rng.choice(list(np.flatnonzero(L.getValidActions(L.getAgentState(env))))), env)
+    assert [D.describe_action(a) for a in (0, 6)] == ["Drop a disc in column 1 (of 7, from the left)",
+                                                     "Drop a disc in column 7 (of 7, from the left)"]
+    assert "Unknown" in D.describe_action(7)
+    with pytest.raises(ValueError, match="length 89"):
+        D.render(np.zeros(5))
+
+
+def test_render_shows_the_result():
+    env = L.initEnv()
+    for action in (0, 6, 1, 6, 2, 6, 3):  # player 0 connects the bottom row
+        L.stepEnv(action, env)
+    assert L.checkEnded(env) == 0
+    won, lost = D.render(L.getPlayerState(env, 0)), D.render(L.getPlayerState(env, 1))
+    assert "You won!" in won and "You lost" in lost and won.count('stroke-width="6"') == 4
+    assert "data-action" not in won and "Game over: you lost." in D.describe_state(L.getPlayerState(env, 1))
