@@ -1,0 +1,35 @@
+"""KuhnPoker: an array env (OpenSpiel's ``kuhn_poker``). Rules in ``logic.py``, bots in ``bots.py``,
+drawing in ``draw.py``, layouts in README.md."""
+
+from .bots import LEVELS
+from .draw import describe_action, describe_state, render
+from .logic import (
+    ACTION_NAMES,
+    CARDS_DEALT,
+    NUM_CARDS,
+    allDeals,
+    checkEnded,
+    dealEnv,
+    getActionSize,
+    getAgentSize,
+    getAgentState,
+    getCurrentPlayer,
+    getPlayerState,
+    getReturns,
+    getReward,
+    getStateSize,
+    getValidActions,
+    initEnv,
+    isValidAction,
+    sampleEnv,
+    stepEnv,
+)
+
+NAME = "KuhnPoker"
+
+__all__ = [
+    "NAME", "LEVELS", "ACTION_NAMES", "render", "describe_action", "describe_state",
+    "initEnv", "getCurrentPlayer", "getPlayerState", "getAgentState", "stepEnv",
+    "getValidActions", "isValidAction", "getReward", "getReturns", "checkEnded", "sampleEnv",
+    "getActionSize", "getStateSize", "getAgentSize", "dealEnv", "allDeals", "NUM_CARDS", "CARDS_DEALT",
+]

@@ -1,0 +1,110 @@
+"""Checks shared by the KuhnPoker and LeducPoker tests: replaying OpenSpiel's random hands in our
+env, OpenSpiel's random-play figures, hidden cards staying hidden, and the drawings."""
+
+from __future__ import annotations
+
+import random
+import xml.etree.ElementTree as ET
+from typing import Any, Callable
+
+import numpy as np
+
+
+def random_history(os_game: Any, rng: random.Random) -> list[tuple[int, int]]:
+    """One uniformly random OpenSpiel hand: (player, action) pairs, chance outcomes as player -1."""
+    state = os_game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+        else:
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+    return [(step.player, step.action) for step in state.full_history()]
+
+
+def replay_against_openspiel(logic: Any, os_game: Any, deal: Callable[[list[int]], np.ndarray],
+                             hands: int, seed: int) -> int:
+    """Replay ``hands`` random OpenSpiel hands in our env (``deal(cards)`` writes OpenSpiel's
+    chance outcomes into a new env per our layout) and compare every step: player to move,
+    legal actions, running/terminal, returns, rewards. Our state of the player to move and
+    OpenSpiel's information state must correspond one to one. Returns the information sets seen."""
+    rng = random.Random(seed)
+    ours_to_theirs: dict[bytes, str] = {}
+    theirs_to_ours: dict[str, bytes] = {}
+    n = logic.NUM_ACTIONS
+    for _ in range(hands):
+        history = random_history(os_game, rng)
+        env = deal([action for player, action in history if player < 0])
+        os_state = os_game.new_initial_state()
+        for player, action in history:
+            if player >= 0:
+                assert logic.checkEnded(env) == -1
+                assert logic.getCurrentPlayer(env) == os_state.current_player() == player
+                state = logic.getAgentState(env)
+                legal = os_state.legal_actions()
+                assert list(np.flatnonzero(logic.getValidActions(state))) == legal, history
+                assert [a for a in range(-1, n + 1) if logic.isValidAction(state, a)] == legal
+                key, info = state.tobytes(), os_state.information_state_string()
+                assert ours_to_theirs.setdefault(key, info) == info, f"one state, two OpenSpiel infosets: {history}"
+                assert theirs_to_ours.setdefault(info, key) == key, f"one OpenSpiel infoset, two states: {history}"
+                logic.stepEnv(action, env)
+            os_state.apply_action(action)
+        returns = os_state.returns()
+        assert os_state.is_terminal()
+        np.testing.assert_array_equal(logic.getReturns(env), returns)
+        winners = [p for p in (0, 1) if returns[p] > 0]
+        assert logic.checkEnded(env) == (winners[0] if winners else 2)
+        for p in (0, 1):
+            final = logic.getPlayerState(env, p)
+            assert logic.getReward(final) == int(returns[p] > 0)
+            assert not logic.getValidActions(final).any()
+    return len(ours_to_theirs)
+
+
+def openspiel_random_play(os_game: Any, hands: int, seed: int) -> dict[str, float]:
+    """OpenSpiel's figures for uniform random play: player 0's win rate, mean return, moves per hand."""
+    rng = random.Random(seed)
+    wins = moves = 0
+    total = 0.0
+    for _ in range(hands):
+        history = random_history(os_game, rng)
+        state = os_game.new_initial_state()
+        for _, action in history:
+            state.apply_action(action)
+        total += state.returns()[0]
+        wins += state.returns()[0] > 0
+        moves += sum(1 for player, _ in history if player >= 0)
+    return {"first_wins": wins / hands, "first_return": total / hands, "moves": moves / hands}
+
+
+def hidden_cards_stay_hidden(logic: Any, env: np.ndarray, hidden: Callable[[np.ndarray, int], list[int]]) -> int:
+    """Every player's state is the same whatever card sits at an env index it must not see
+    (``hidden(env, player)``); returns how many variants were compared."""
+    compared = 0
+    dealt = [int(env[i]) for i in range(logic.E_CARD, logic.E_CARD + logic.CARDS_DEALT)]
+    for player in (0, 1):
+        seen = logic.getPlayerState(env, player)
+        for index in hidden(env, player):
+            for card in range(logic.NUM_CARDS):
+                if card in dealt:
+                    continue
+                other = env.copy()
+                other[index] = card
+                np.testing.assert_array_equal(logic.getPlayerState(other, player), seen)
+                compared += 1
+    return compared
+
+
+def check_drawing(draw: Any, logic: Any, state: np.ndarray) -> str:
+    """render parses as SVG whose clickable elements are exactly the valid actions on the
+    player's turn (none otherwise); describe_state says whose move it is. Returns the text."""
+    svg = ET.fromstring(draw.render(state))
+    assert svg.tag.endswith("svg")
+    clickable = sorted(int(e.get("data-action")) for e in svg.iter() if e.get("data-action") is not None)
+    my_turn = bool(state[logic.S_MY_TURN])
+    assert clickable == (list(np.flatnonzero(logic.getValidActions(state))) if my_turn else [])
+    text = draw.describe_state(state)
+    assert ("Your move" in text) == my_turn
+    assert ("Waiting for the opponent" in text) == (not my_turn and not state[logic.S_OVER])
+    return text
