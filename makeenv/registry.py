@@ -42,6 +42,18 @@ register(EnvSpec(
     description="Two players pick scissors, rock or paper; a tie replays the round (array env).",
 ))
 register(EnvSpec(
+    id="KuhnPoker",
+    kind="array",
+    entry_point="makeenv.games.kuhn_poker",
+    description="Two players, three cards, one bet: the smallest poker; OpenSpiel's kuhn_poker rules (array env).",
+))
+register(EnvSpec(
+    id="LeducPoker",
+    kind="array",
+    entry_point="makeenv.games.leduc_poker",
+    description="Two players, six cards, two betting rounds and a public card; OpenSpiel's leduc_poker rules (array env).",
+))
+register(EnvSpec(
     id="TicTacToe",
     kind="array",
     entry_point="makeenv.games.tic_tac_toe",
