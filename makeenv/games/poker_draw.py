@@ -31,8 +31,9 @@ def text(x: float, y: float, words: str, size: int = 16, colour: str = INK, bold
 
 
 def card(x: float, y: float, rank: str | None, suit: str = "", caption: str = "",
-         highlight: str | None = None) -> str:
-    """A playing card with its top-left corner at (x, y); ``rank=None`` draws it face down."""
+         highlight: str | None = None, caption_below: bool = False) -> str:
+    """A playing card with its top-left corner at (x, y); ``rank=None`` draws it face down. The
+    caption goes to the card's right (or under it)."""
     border = highlight or "#4b5563"
     width = 4 if highlight else 2
     parts = [f'<g transform="translate({x},{y})">']
@@ -54,13 +55,15 @@ def card(x: float, y: float, rank: str | None, suit: str = "", caption: str = ""
             text(CARD_W / 2, CARD_H - 12, rank, 13, colour),
         ]
     parts.append("</g>")
-    if caption:
+    if caption and caption_below:
         parts.append(text(x + CARD_W / 2, y + CARD_H + 20, caption, 14, "#ecfdf5"))
+    elif caption:
+        parts.append(text(x + CARD_W + 12, y + CARD_H / 2 + 6, caption, 16, "#ecfdf5", True, anchor="start"))
     return "".join(parts)
 
 
-def chips(x: float, y: float, count: float, label: str) -> str:
-    """A stack of chips centred at (x, y) with its count and a label under it."""
+def chips(x: float, y: float, count: float, label: str, detail: str = "") -> str:
+    """A stack of chips centred at (x, y) with its count, a label and a detail line under it."""
     amount = int(round(count))
     parts = []
     for k in range(min(amount, 12)):
@@ -68,6 +71,8 @@ def chips(x: float, y: float, count: float, label: str) -> str:
                      'stroke-width="1.5"/>')
     parts.append(text(x, y + 26, f"{amount} chip{'s' if amount != 1 else ''}", 15, "#ffffff", True))
     parts.append(text(x, y + 44, label, 13, "#d1fae5"))
+    if detail:
+        parts.append(text(x, y + 64, detail, 13, "#d1fae5"))
     return "".join(parts)
 
 

@@ -128,15 +128,15 @@ def render(state) -> str:
     my_rank = CARD_NAMES[v["card"]] if v["card"] is not None else None
     my_mark = D.GREEN if v["won"] else None
     their_mark = D.GREEN if v["lost"] else None
-    parts.append(D.card(90, 88, their_rank, caption="Opponent", highlight=their_mark))
-    parts.append(D.card(90, 226, my_rank, caption="You", highlight=my_mark))
-    parts.append(D.chips(WIDTH / 2, 190, v["mine"] + v["theirs"], "pot"))
-    parts.append(D.text(WIDTH / 2, 244, f"you {v['mine']:.0f} · opponent {v['theirs']:.0f}", 13, "#d1fae5"))
+    parts.append(D.card(56, 84, their_rank, caption="Opponent", highlight=their_mark))
+    parts.append(D.card(56, 214, my_rank, caption="You", highlight=my_mark))
+    parts.append(D.chips(330, 180, v["mine"] + v["theirs"], "pot",
+                         f"you {v['mine']:.0f} · opponent {v['theirs']:.0f}"))
 
     history = _move_words(v["moves"], v["seat"])
-    parts.append(D.text(470, 110, "Betting", 15, "#d1fae5", True))
+    parts.append(D.text(510, 110, "Betting", 15, "#d1fae5", True))
     for i, line in enumerate(history or ["no moves yet"]):
-        parts.append(D.text(470, 136 + 22 * i, line, 15, "#ffffff"))
+        parts.append(D.text(510, 136 + 22 * i, line, 15, "#ffffff"))
 
     if v["my_turn"] and not v["over"]:
         labels = [(PASS, "Fold"), (BET, "Call")] if v["facing_bet"] else [(PASS, "Check"), (BET, "Bet 1")]

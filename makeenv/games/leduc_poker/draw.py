@@ -137,10 +137,12 @@ def _result(v: dict) -> str:
     return "Split pot: both hands have the same rank"
 
 
-def _card_svg(x: float, y: float, card: int | None, caption: str, highlight: str | None = None) -> str:
+def _card_svg(x: float, y: float, card: int | None, caption: str, highlight: str | None = None,
+              below: bool = False) -> str:
     if card is None:
-        return D.card(x, y, None, caption=caption, highlight=highlight)
-    return D.card(x, y, RANK_NAMES[card // 2], SUITS[card % 2], caption=caption, highlight=highlight)
+        return D.card(x, y, None, caption=caption, highlight=highlight, caption_below=below)
+    return D.card(x, y, RANK_NAMES[card // 2], SUITS[card % 2], caption=caption, highlight=highlight,
+                  caption_below=below)
 
 
 def render(state) -> str:
@@ -161,20 +163,21 @@ def render(state) -> str:
 
     my_mark = D.GREEN if v["won"] else None
     their_mark = D.GREEN if v["lost"] else None
-    parts.append(_card_svg(60, 88, v["their_card"], "Opponent", their_mark))
-    parts.append(_card_svg(60, 236, v["card"], "You", my_mark))
-    parts.append(_card_svg(200, 162, v["public"], "Public card" if v["public"] is not None else "Public (round 2)"))
-    parts.append(D.chips(370, 200, v["mine"] + v["theirs"], "pot"))
-    parts.append(D.text(370, 262, f"you {v['mine']:.0f} · opponent {v['theirs']:.0f}", 13, "#d1fae5"))
+    parts.append(_card_svg(46, 84, v["their_card"], "Opponent", their_mark))
+    parts.append(_card_svg(46, 226, v["card"], "You", my_mark))
+    parts.append(_card_svg(250, 140, v["public"], "Public card" if v["public"] is not None else "Public (round 2)",
+                           below=True))
+    parts.append(D.chips(420, 190, v["mine"] + v["theirs"], "pot",
+                         f"you {v['mine']:.0f} · opponent {v['theirs']:.0f}"))
 
     y = 110
     for r, moves in enumerate(v["rounds"]):
         if r == 1 and not v["second_round"]:
             break
-        parts.append(D.text(560, y, f"Round {r + 1}", 15, "#d1fae5", True))
+        parts.append(D.text(590, y, f"Round {r + 1}", 15, "#d1fae5", True))
         for line in _move_words(moves, v["seat"]) or ["no moves yet"]:
             y += 21
-            parts.append(D.text(560, y, line, 14, "#ffffff"))
+            parts.append(D.text(590, y, line, 14, "#ffffff"))
         y += 30
 
     if v["my_turn"] and not v["over"]:
