@@ -199,7 +199,15 @@ def record(stats, me, winners, returns, count, steps, truncated):
 
 @njit(cache=CACHE, inline="always")
 def random_agent(state, data):
-    """Pick uniformly among the valid actions (-1 when there is none)."""
+    """Pick uniformly among the valid actions (-1 when there is none).
+
+    With isValidAction, a few uniform draws over all actions are tried first (a draw that is valid
+    is uniform among the valid ones); only when they all miss is the valid-action vector built."""
+    if HAS_IS_VALID:
+        for _ in range(4):
+            a = int(np.random.random() * N_ACTIONS)
+            if isValidAction(state, a):
+                return a, data
     valid = getValidActions(state)
     count = 0
     for i in range(valid.shape[0]):

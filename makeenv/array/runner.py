@@ -161,9 +161,14 @@ def make_plan(env: "ArrayEnv", agent: Any, level: int = 0, opponents: Iterable[A
         kind = "user"
     else:
         kind = "python"
-    functions: list[Any] = []
-    slot_fn = np.full(max(count, 1), -1, dtype=np.int64)
     every_random = all(_is_builtin_random(bot.policy) for bot in bots)
+    functions: list[Any] = []
+    if not every_random and level:  # one compiled loop serves every level of the game
+        functions = _distinct(bot.policy for bots_of_level in env._levels.values() for bot in bots_of_level
+                              if is_numba_function(bot.policy))
+        if len(functions) > MAX_BOT_FUNCTIONS:
+            functions = []
+    slot_fn = np.full(max(count, 1), -1, dtype=np.int64)
     for slot, bot in enumerate(bots):
         if every_random:
             slot_fn[slot] = 0
@@ -178,6 +183,14 @@ def make_plan(env: "ArrayEnv", agent: Any, level: int = 0, opponents: Iterable[A
     module_kind = "random" if python_seats and kind != "counting" else kind
     module = loop_module(env, module_kind, agent if module_kind == "user" else None, tuple(functions))
     return Plan(env, module, module.R, agent, kind, bots, slot_fn, level, python_seats, names)
+
+
+def _distinct(policies: Iterable[Any]) -> list[Any]:
+    found: list[Any] = []
+    for policy in policies:
+        if not any(policy is f for f in found):
+            found.append(policy)
+    return found
 
 
 # ---- running ------------------------------------------------------------------------------------
