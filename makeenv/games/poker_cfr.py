@@ -12,8 +12,9 @@ strategy. It works through the array-game contract only:
   whole betting, so equal states are exactly equal information sets).
 
 The walk is numba code taking the game's functions as arguments, so one implementation serves
-every game (numba compiles it once per game and process; the game functions themselves are
-cached). ``CFRSolver`` is the Python front::
+every game. Numba compiles it once per game and process (functions passed as arguments keep it
+out of numba's on-disk cache: a few seconds of CPU; the game functions themselves are cached).
+``CFRSolver`` is the Python front::
 
     solver = CFRSolver(makeenv.make("LeducPoker"))
     solver.run(200)                      # CFR+ iterations
@@ -60,7 +61,7 @@ def sample_action(probs) -> int:
 
 @njit(cache=True)
 def _slot(state, mask) -> int:
-    """FNV-1a over the state's bytes, folded into the slot range ``0..mask``."""
+    """An FNV-style hash of the state's 64-bit words, folded into the slot range ``0..mask``."""
     h = np.uint64(14695981039346656037)
     bits = state.view(np.uint64)
     for k in range(bits.shape[0]):
