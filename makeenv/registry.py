@@ -66,6 +66,18 @@ register(EnvSpec(
     description="Drop discs in 7 columns of 6 rows, four in a line wins; OpenSpiel's connect_four rules (array env).",
 ))
 register(EnvSpec(
+    id="LiarsDice",
+    kind="array",
+    entry_point="makeenv.games.liars_dice",
+    description="Two players bid on hidden dice, sixes wild, until one calls Liar; OpenSpiel's liars_dice rules, 1-5 dice each (array env).",
+))
+register(EnvSpec(
+    id="Goofspiel",
+    kind="array",
+    entry_point="makeenv.games.goofspiel",
+    description="Two players bid hidden cards 1-13 for 13 prize cards in random order; OpenSpiel's goofspiel rules (array env).",
+))
+register(EnvSpec(
     id="ScenarioPlanning-v0",
     kind="text",
     entry_point="makeenv.games.scenario_planning:ScenarioPlanningEnv",

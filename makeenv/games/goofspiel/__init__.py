@@ -1,0 +1,30 @@
+"""Goofspiel: an array env. Rules in ``logic.py``, bots in ``bots.py``, layouts in README.md."""
+
+from .bots import LEVELS
+from .draw import describe_action, describe_state, render
+from .logic import (
+    PRIVATE_ACTIONS,
+    SIMULTANEOUS,
+    checkEnded,
+    getActionSize,
+    getAgentSize,
+    getAgentState,
+    getCurrentPlayer,
+    getPlayerState,
+    getReward,
+    getStateSize,
+    getValidActions,
+    initEnv,
+    isValidAction,
+    sampleEnv,
+    stepEnv,
+)
+
+NAME = "Goofspiel"
+
+__all__ = [
+    "NAME", "LEVELS", "SIMULTANEOUS", "PRIVATE_ACTIONS", "render", "describe_action", "describe_state",
+    "initEnv", "getCurrentPlayer", "getPlayerState", "getAgentState", "stepEnv", "getValidActions",
+    "isValidAction", "getReward", "checkEnded", "getActionSize", "getStateSize", "getAgentSize",
+    "sampleEnv",
+]

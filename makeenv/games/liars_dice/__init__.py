@@ -1,0 +1,30 @@
+"""LiarsDice: an array env. Rules in ``logic.py``, bots in ``bots.py``, layouts in README.md."""
+
+from .bots import LEVELS
+from .draw import describe_action, describe_state, render
+from .logic import (
+    DEFAULTS,
+    PARAMETERS,
+    checkEnded,
+    getActionSize,
+    getAgentSize,
+    getAgentState,
+    getCurrentPlayer,
+    getPlayerState,
+    getReward,
+    getStateSize,
+    getValidActions,
+    initEnv,
+    isValidAction,
+    sampleEnv,
+    stepEnv,
+)
+
+NAME = "LiarsDice"
+
+__all__ = [
+    "NAME", "LEVELS", "PARAMETERS", "DEFAULTS", "render", "describe_action", "describe_state",
+    "initEnv", "getCurrentPlayer", "getPlayerState", "getAgentState", "stepEnv", "getValidActions",
+    "isValidAction", "getReward", "checkEnded", "getActionSize", "getStateSize", "getAgentSize",
+    "sampleEnv",
+]

@@ -1,0 +1,241 @@
+"""Goofspiel: the contract, the rules replayed against OpenSpiel, hidden bids, the bots' strength,
+the drawings."""
+
+from __future__ import annotations
+
+import random
+import xml.etree.ElementTree as ET
+
+import numpy as np
+import pytest
+
+import makeenv
+from makeenv.games.goofspiel import bots as B
+from makeenv.games.goofspiel import draw as D
+from makeenv.games.goofspiel import logic as L
+
+pyspiel = pytest.importorskip("pyspiel")
+
+GAME = pyspiel.load_game("goofspiel")
+ENV = makeenv.make("Goofspiel")
+
+
+def test_check_env_passes():
+    ok, problems = makeenv.check_env(ENV)
+    assert ok, problems
+    assert (ENV.getActionSize(), ENV.getStateSize(), ENV.players) == (13, 112, 2)
+    assert ENV.simultaneous and set(ENV.private_actions) == set(range(13))
+
+
+def test_openspiel_defaults_are_the_rules_here():
+    params = GAME.get_parameters()
+    assert (params["num_cards"], params["players"], params["points_order"], params["returns_type"],
+            params["imp_info"]) == (13, 2, "random", "win_loss", False)
+
+
+# ---- the same games as OpenSpiel ----------------------------------------------------------------
+
+def openspiel_table(os_state) -> dict:
+    """OpenSpiel's hands, prize sequence and points, read from its state's text."""
+    lines = dict(line.split(":", 1) for line in str(os_state).strip().splitlines())
+    cards = {key: [int(v) for v in value.split()] for key, value in lines.items()}
+    return {"hands": (cards["P0 hand"], cards["P1 hand"]), "prizes": cards["Point card sequence"],
+            "points": cards["Points"]}
+
+
+def check_state_against_openspiel(state: np.ndarray, table: dict, seat: int, bids: list) -> None:
+    """A state at the start of a round shows OpenSpiel's hands, prizes and points."""
+    def cards(start: int) -> list[int]:
+        return [k + 1 for k in range(13) if state[start + k] == 1.0]
+
+    assert cards(L.S_HAND) == table["hands"][seat]
+    assert cards(L.S_THEIR_HAND) == table["hands"][1 - seat]
+    assert [state[L.S_POINTS], state[L.S_THEIR_POINTS]] == [table["points"][seat], table["points"][1 - seat]]
+    rounds = len(bids)
+    assert state[L.S_ROUND] == rounds
+    if rounds < 13:
+        assert cards(L.S_PRIZE) == [table["prizes"][rounds]]
+        assert cards(L.S_DECK) == sorted(set(range(1, 14)) - set(table["prizes"][:rounds + 1]))
+    for r, (b0, b1) in enumerate(bids):
+        mine, theirs = (b0, b1) if seat == 0 else (b1, b0)
+        assert list(state[L.S_HISTORY + 3 * r:L.S_HISTORY + 3 * r + 3]) == [table["prizes"][r], mine + 1, theirs + 1]
+
+
+def test_same_games_as_openspiel():
+    """Random games replayed in both (each joint action as player 0's bid, then player 1's): legal
+    actions, players to move, states, ends and returns agree."""
+    rng = random.Random(2024)
+    for _ in range(1000):
+        os_state = GAME.new_initial_state()
+        order = list(range(13))
+        rng.shuffle(order)
+        env = L.initEnv()
+        env[L.E_PRIZES:L.E_PRIZES + 13] = order  # OpenSpiel's chance nodes deal the same order
+        bids: list[tuple[int, int]] = []
+        while True:
+            if os_state.is_chance_node():
+                os_state.apply_action(order[len(bids)])
+                continue
+            table = openspiel_table(os_state)
+            if os_state.is_terminal():  # the 13th round played itself with the last cards
+                bids.append(tuple(next(c for c in range(13) if c not in {b[p] for b in bids}) for p in (0, 1)))
+            for seat in (0, 1):
+                check_state_against_openspiel(L.getPlayerState(env, seat), table, seat, bids)
+            if os_state.is_terminal():
+                break
+            joint = []
+            for seat in (0, 1):
+                assert L.checkEnded(env) == -1 and L.getCurrentPlayer(env) == seat
+                state = L.getAgentState(env)
+                legal = os_state.legal_actions(seat)
+                assert list(np.flatnonzero(L.getValidActions(state))) == legal
+                assert [a for a in range(-1, 14) if L.isValidAction(state, a)] == legal
+                np.testing.assert_array_equal(L.getAgentState(L.sampleEnv(state)), state)
+                joint.append(rng.choice(legal))
+                L.stepEnv(joint[-1], env)
+            os_state.apply_actions(joint)
+            bids.append((joint[0], joint[1]))
+        returns = os_state.returns()
+        ended = L.checkEnded(env)
+        assert ended == (returns.index(1.0) if 1.0 in returns else 2)
+        assert [L.getReward(L.getPlayerState(env, p)) for p in (0, 1)] == [int(r > 0) for r in returns]
+        assert len(bids) == 13  # 12 rounds of bids, and the 13th, which played itself as in OpenSpiel
+
+
+def test_a_bid_stays_hidden_until_the_round_is_over():
+    """Player 1's state is the same whatever player 0 bid this round; both bids show once it is over."""
+    env = L.initEnv()
+    for action in (4, 9, 0, 2):  # two rounds
+        L.stepEnv(action, env)
+    seen = set()
+    for bid in np.flatnonzero(L.getValidActions(L.getAgentState(env))):
+        trial = L.stepEnv(int(bid), env.copy())
+        seen.add(L.getAgentState(trial).tobytes())
+        assert L.getPlayerState(trial, 0)[L.S_MY_BID + bid] == 1.0  # the bidder sees its own bid
+        after = L.getPlayerState(L.stepEnv(5, trial), 1)
+        assert after[L.S_HISTORY + 3 * 2 + 2] == bid + 1  # ... and player 1 sees it once the round is over
+    assert len(seen) == 1
+
+
+def openspiel_random_outcomes(games: int, seed: int) -> np.ndarray:
+    """Shares of (player 0 wins, player 1 wins, draws) in OpenSpiel's random play."""
+    rng = random.Random(seed)
+    counts = np.zeros(3)
+    for _ in range(games):
+        state = GAME.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(rng.choice(state.legal_actions()))
+            else:
+                state.apply_actions([rng.choice(state.legal_actions(0)), rng.choice(state.legal_actions(1))])
+        returns = state.returns()
+        counts[0 if returns[0] > 0 else 1 if returns[1] > 0 else 2] += 1
+    return counts / games
+
+
+def test_random_play_matches_openspiel():
+    """Uniform random play: the same outcome shares as OpenSpiel (measured here) and 24 moves a game."""
+    results = ENV.evaluate("random", 20_000, seed=1)
+    first = results.by_seat[0]
+    ours = np.array([first.wins, first.losses, first.draws]) / first.games
+    theirs = openspiel_random_outcomes(6_000, seed=1)
+    # about 5 standard errors of the difference of the two samples (0.007 + 0.0065)
+    np.testing.assert_allclose(ours, theirs, atol=0.05)
+    np.testing.assert_allclose(ours, [0.4922, 0.4937, 0.0141], atol=0.03)  # OpenSpiel, 100,000 games
+    assert results.mean_steps == 24.0
+
+
+# ---- sampling the hidden parts -------------------------------------------------------------------
+
+def test_sample_env_shuffles_the_face_down_prizes_and_the_hidden_bid():
+    env = L.initEnv()
+    for action in (4, 9, 7):  # a round, then player 0 bids 8; player 1 to move
+        L.stepEnv(action, env)
+    state = L.getAgentState(env)
+    next_prizes, hidden_bids = set(), set()
+    for _ in range(400):
+        world = L.sampleEnv(state)
+        assert L.getCurrentPlayer(world) == 1
+        np.testing.assert_array_equal(world[L.E_PRIZES:L.E_PRIZES + 2], env[L.E_PRIZES:L.E_PRIZES + 2])
+        next_prizes.add(world[L.E_PRIZES + 2])
+        hidden_bids.add(world[L.E_BIDS])
+    face_down = {k for k in range(13) if state[L.S_DECK + k] == 1.0}
+    their_cards = {k for k in range(13) if state[L.S_THEIR_HAND + k] == 1.0}
+    assert next_prizes == face_down and hidden_bids == their_cards
+
+
+# ---- the bots -----------------------------------------------------------------------------------
+
+def test_level1_matches_the_prize_rank():
+    env = L.initEnv()
+    env[L.E_PRIZES:L.E_PRIZES + 13] = [6, 0, 12, 1, 2, 3, 4, 5, 7, 8, 9, 10, 11]
+    assert B.rank_matcher(L.getAgentState(env), np.zeros(1))[0] == 6  # full hand: the prize's own card
+    L.stepEnv(2, env)
+    L.stepEnv(6, env)  # player 1 spends its 7 on the 7
+    assert B.rank_matcher(L.getAgentState(env), np.zeros(1))[0] == 0  # the lowest prize left: its lowest card
+    L.stepEnv(0, env)
+    assert B.rank_matcher(L.getAgentState(env), np.zeros(1))[0] == 0
+
+
+def test_level2_reads_its_opponent():
+    """The chance level 2 gives to its opponent following level 1's rule rises with each bid that
+    follows it, and drops at one that does not."""
+    def play_round(env, follow: bool) -> None:
+        L.stepEnv(int(np.flatnonzero(L.getValidActions(L.getAgentState(env)))[0]), env)
+        state = L.getAgentState(env)
+        rule = B.rank_match_state(state)
+        other = next(k for k in range(13) if k != rule and state[L.S_HAND + k] == 1.0)
+        L.stepEnv(rule if follow else other, env)
+
+    env = L.initEnv()
+    shares = [B.follows_rule_share(L.getPlayerState(env, 0))]
+    for _ in range(3):
+        play_round(env, follow=True)
+        shares.append(B.follows_rule_share(L.getPlayerState(env, 0)))
+    assert shares[0] == B.RULE_PRIOR and shares[0] < shares[1] < shares[2] < shares[3] and shares[3] > 0.99
+    env = L.initEnv()
+    play_round(env, follow=False)
+    assert B.follows_rule_share(L.getPlayerState(env, 0)) < 0.05
+
+
+def test_level1_beats_random():
+    results = ENV.evaluate("random", 2_000, None, 1, seed=3)
+    assert results.win_rate < 0.06  # measured: random wins 2.6% against level 1
+
+
+@pytest.mark.slow
+def test_level2_beats_level1_and_random():
+    against_level1 = ENV.evaluate(ENV.bot(2), 200, np.zeros(16), 1, seed=4)
+    assert against_level1.win_rate > 0.95  # measured: 100%
+    against_random = ENV.evaluate(ENV.bot(2), 400, np.zeros(16), 0, seed=4)
+    assert against_random.win_rate > 0.92  # measured: 96.2%; level 1 wins 96.5%
+
+
+# ---- drawing and words -------------------------------------------------------------------------
+
+def test_render_and_descriptions_along_random_games():
+    rng = random.Random(9)
+    for _ in range(12):
+        env = L.initEnv()
+        while True:
+            for seat in (0, 1):
+                state = L.getPlayerState(env, seat)
+                svg = ET.fromstring(D.render(state))
+                clickable = sorted(int(e.get("data-action")) for e in svg.iter() if e.get("data-action") is not None)
+                expected = list(np.flatnonzero(L.getValidActions(state))) if state[L.S_MY_TURN] else []
+                assert clickable == expected
+                text = D.describe_state(state)
+                assert ("Your turn" in text) == bool(state[L.S_MY_TURN])
+                if L.checkEnded(env) == -1:
+                    hand = " ".join(str(k + 1) for k in range(13) if state[L.S_HAND + k] == 1.0)
+                    assert f"Your hand: {hand}." in text
+                    assert f"the prize is {int(np.argmax(state[L.S_PRIZE:L.S_PRIZE + 13])) + 1}." in text
+            if L.checkEnded(env) != -1:
+                text = D.describe_state(L.getPlayerState(env, 0))
+                assert "The game is over" in text and ("You won" in text) == (L.checkEnded(env) == 0)
+                break
+            L.stepEnv(rng.choice(list(np.flatnonzero(L.getValidActions(L.getAgentState(env))))), env)
+    assert [D.describe_action(a) for a in (0, 12)] == ["Bid card 1", "Bid card 13"]
+    assert "Unknown" in D.describe_action(13)
+    with pytest.raises(ValueError, match="length 112"):
+        D.render(np.zeros(5))

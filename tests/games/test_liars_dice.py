@@ -1,0 +1,206 @@
+"""LiarsDice: the contract, the rules replayed against OpenSpiel, the bots' strength, the drawings."""
+
+from __future__ import annotations
+
+import random
+import xml.etree.ElementTree as ET
+
+import numpy as np
+import pytest
+
+import makeenv
+from makeenv.games.liars_dice import bots as B
+from makeenv.games.liars_dice import draw as D
+from makeenv.games.liars_dice import logic as L
+
+pyspiel = pytest.importorskip("pyspiel")
+
+ENV = makeenv.make("LiarsDice")
+
+
+def test_check_env_passes():
+    ok, problems = makeenv.check_env(ENV)
+    assert ok, problems
+    assert (ENV.getActionSize(), ENV.getStateSize(), ENV.players) == (61, 80, 2)
+
+
+@pytest.mark.slow
+def test_check_env_passes_with_five_dice():
+    ok, problems = makeenv.check_env(makeenv.make("LiarsDice", dice=5))
+    assert ok, problems
+
+
+def test_dice_option():
+    env = makeenv.make("LiarsDice", dice=3)
+    assert env.players == 2 and env.getActionSize() == 61 and env.getStateSize() == 80
+    state = env.getAgentState(env.initEnv())  # the env object's initEnv deals the chosen dice
+    assert state[L.S_MY_DICE:L.S_MY_DICE + 6].sum() == 3 and state[L.S_DICE_COUNT] == 3
+    assert list(np.flatnonzero(env.getValidActions(state))) == list(range(36))  # 1x1 .. 6x6, no Liar yet
+    with pytest.raises(ValueError, match="dice"):
+        makeenv.make("LiarsDice", dice=6)
+
+
+# ---- the same games as OpenSpiel ----------------------------------------------------------------
+
+def deal_openspiel_dice(os_state, dice: int, rng: random.Random) -> np.ndarray:
+    """Roll OpenSpiel's dice (its chance nodes) and write the same rolls into a new env."""
+    while os_state.is_chance_node():
+        os_state.apply_action(rng.randrange(6))
+    env = L.initEnv(dice)
+    rolls = os_state.history()  # player 0's dice, then player 1's
+    for p in range(2):
+        for i, face in enumerate(sorted(a + 1 for a in rolls[p * dice:(p + 1) * dice])):
+            env[L.E_DICE + L.MAX_DICE * p + i] = face
+    return env
+
+
+def check_state_against_openspiel(state: np.ndarray, os_state, seat: int, dice: int) -> None:
+    """My dice and the bids in ``state`` are OpenSpiel's information state for ``seat``."""
+    tensor = np.asarray(os_state.information_state_tensor(seat))
+    dice_part = tensor[2:2 + 6 * dice].reshape(dice, 6)
+    np.testing.assert_array_equal(state[L.S_MY_DICE:L.S_MY_DICE + 6], dice_part.sum(axis=0))
+    bid_bits = tensor[2 + 6 * dice:2 + 6 * dice + 12 * dice]
+    made = np.flatnonzero(state[L.S_BIDS:L.S_BIDS + L.NUM_BIDS])
+    assert list(made) == list(np.flatnonzero(bid_bits))
+    for k, bid in enumerate(made):  # bids alternate, player 0 first
+        assert state[L.S_BIDS + bid] == (L.MINE if k % 2 == seat else L.THEIRS)
+
+
+@pytest.mark.parametrize("dice", [1, 2, 3, 5])
+def test_same_games_as_openspiel(dice):
+    """Random games replayed in both: legal actions, player to move, states, ends and returns agree;
+    the opponent's dice stay hidden until the end and are OpenSpiel's then."""
+    game = pyspiel.load_game("liars_dice", {"numdice": dice})
+    os_liar = 12 * dice
+    rng = random.Random(100 + dice)
+    for _ in range(1500 if dice == 1 else 500):
+        os_state = game.new_initial_state()
+        env = deal_openspiel_dice(os_state, dice, rng)
+        while True:
+            for seat in (0, 1):
+                state = L.getPlayerState(env, seat)
+                check_state_against_openspiel(state, os_state, seat, dice)
+                shown = state[L.S_THEIR_DICE:L.S_THEIR_DICE + 6]
+                if os_state.is_terminal():
+                    their = np.asarray(os_state.information_state_tensor(1 - seat))[2:2 + 6 * dice]
+                    np.testing.assert_array_equal(shown, their.reshape(dice, 6).sum(axis=0))
+                else:
+                    assert not shown.any()
+            if os_state.is_terminal():
+                break
+            assert L.checkEnded(env) == -1
+            assert L.getCurrentPlayer(env) == os_state.current_player()
+            state = L.getAgentState(env)
+            legal = [L.LIAR if a == os_liar else a for a in os_state.legal_actions()]
+            assert list(np.flatnonzero(L.getValidActions(state))) == legal
+            assert [a for a in range(-1, 62) if L.isValidAction(state, a)] == legal
+            np.testing.assert_array_equal(L.getAgentState(L.sampleEnv(state)), state)
+            action = rng.choice(legal)
+            os_state.apply_action(os_liar if action == L.LIAR else action)
+            L.stepEnv(action, env)
+        returns = os_state.returns()
+        winner = L.checkEnded(env)
+        assert returns[winner] == 1.0 and returns[1 - winner] == -1.0
+        assert [L.getReward(L.getPlayerState(env, p)) for p in (0, 1)] == [int(r > 0) for r in returns]
+        assert not L.getValidActions(L.getPlayerState(env, 0)).any()
+
+
+def openspiel_random_outcomes(dice: int, games: int, seed: int) -> tuple[float, float]:
+    """Share of games player 0 wins and the mean number of moves, in OpenSpiel's random play."""
+    game = pyspiel.load_game("liars_dice", {"numdice": dice})
+    rng = random.Random(seed)
+    wins = moves = 0
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(rng.randrange(6))
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+                moves += 1
+        wins += state.returns()[0] > 0
+    return wins / games, moves / games
+
+
+def test_random_play_matches_openspiel():
+    """Uniform random play: player 0's share of wins and the game length are OpenSpiel's (measured here)."""
+    results = ENV.evaluate("random", 40_000, seed=2)
+    first = results.by_seat[0]
+    theirs, their_length = openspiel_random_outcomes(1, 20_000, seed=2)
+    # about 5 standard errors of the difference of the two samples (0.005 + 0.0035)
+    assert abs(first.wins / first.games - theirs) < 0.03
+    assert abs(first.wins / first.games - 0.4835) < 0.025  # OpenSpiel, 200,000 games
+    assert abs(results.mean_steps - their_length) < 0.06   # 3.36 moves
+
+
+# ---- sampling the unseen dice --------------------------------------------------------------------
+
+def test_sample_env_deals_the_unseen_dice_at_random():
+    env = L.initEnv(2)
+    for action in (3, 9):  # player 0 bids 1x4, player 1 bids 2x4; player 0 to move
+        L.stepEnv(action, env)
+    state = L.getAgentState(env)
+    counts = np.zeros(6)
+    for _ in range(6000):
+        world = L.sampleEnv(state)
+        assert L.getCurrentPlayer(world) == 0
+        np.testing.assert_array_equal(world[L.E_DICE:L.E_DICE + 2], env[L.E_DICE:L.E_DICE + 2])  # mine kept
+        np.testing.assert_array_equal(world[L.E_MADE_BY:], env[L.E_MADE_BY:])
+        for face in world[L.E_DICE + L.MAX_DICE:L.E_DICE + L.MAX_DICE + 2]:
+            counts[int(face) - 1] += 1
+    assert np.all(np.abs(counts / counts.sum() - 1 / 6) < 0.02)  # uniform faces (sd 0.003)
+
+
+# ---- the bots -----------------------------------------------------------------------------------
+
+def test_level1_reasons_from_its_own_dice():
+    env = L.initEnv(1)
+    env[L.E_DICE], env[L.E_DICE + L.MAX_DICE] = 4, 2  # player 0 holds a 4
+    assert B.odds_move(L.getAgentState(env)) == 3  # bids "at least one 4": sure to be true
+    L.stepEnv(11, env)  # player 0 bids 2x6: true only if player 1 also holds a six
+    assert B.odds_move(L.getAgentState(env)) == L.LIAR  # player 1 (a 2) calls it
+
+
+def test_levels_beat_random():
+    level1 = ENV.evaluate("random", 4_000, None, 1, seed=3)
+    assert level1.win_rate < 0.2  # measured: random wins 14.7% against level 1
+
+
+@pytest.mark.slow
+def test_level2_beats_level1_and_random():
+    against_level1 = ENV.evaluate(ENV.bot(2), 1_000, np.zeros(16), 1, seed=4)
+    assert against_level1.win_rate > 0.6  # measured: 69.1% (standard error here 1.5%)
+    against_random = ENV.evaluate(ENV.bot(2), 1_000, np.zeros(16), 0, seed=4)
+    assert against_random.win_rate > 0.83  # measured: 86.9%; level 1 wins 84.9%
+
+
+# ---- drawing and words -------------------------------------------------------------------------
+
+def test_render_and_descriptions_along_random_games():
+    rng = random.Random(9)
+    for dice in (1, 3):
+        for _ in range(25):
+            env = L.initEnv(dice)
+            while True:
+                for seat in (0, 1):
+                    state = L.getPlayerState(env, seat)
+                    svg = ET.fromstring(D.render(state))
+                    clickable = sorted(int(e.get("data-action")) for e in svg.iter() if e.get("data-action"))
+                    expected = list(np.flatnonzero(L.getValidActions(state))) if state[L.S_MY_TURN] else []
+                    assert clickable == expected
+                    text = D.describe_state(state)
+                    faces = " ".join(str(f) for f in range(1, 7) for _ in range(int(state[L.S_MY_DICE + f - 1])))
+                    assert f"Your dice: {faces}." in text
+                    assert ("Your turn" in text) == bool(state[L.S_MY_TURN])
+                    assert ("opponent's dice:" in text) == (L.checkEnded(env) != -1)
+                if L.checkEnded(env) != -1:
+                    text = D.describe_state(L.getPlayerState(env, 0))
+                    assert ("you won" in text) == (L.checkEnded(env) == 0)
+                    break
+                L.stepEnv(rng.choice(list(np.flatnonzero(L.getValidActions(L.getAgentState(env))))), env)
+    assert D.describe_action(9) == "Bid: at least 2 dice show 4"
+    assert D.describe_action(0) == "Bid: at least 1 die shows 1"
+    assert D.describe_action(L.LIAR) == "Call Liar"
+    assert len({D.describe_action(a) for a in range(61)}) == 61
+    with pytest.raises(ValueError, match="length 80"):
+        D.render(np.zeros(5))
