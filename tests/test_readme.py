@@ -35,6 +35,16 @@ def test_array_example_runs_as_written() -> None:
     assert namespace["ok"] is True and namespace["problems"] == []
 
 
+def test_outcomes_and_opponents_example_runs_as_written() -> None:
+    namespace: dict = {}
+    exec(compile(block_with("results.summary()"), "README-outcomes", "exec"), namespace)
+    results, match = namespace["results"], namespace["match"]
+    assert results.games == 2_000 and results.wins + results.draws + results.losses == 2_000
+    assert 0.4 < results.win_rate < 0.6                 # a random agent against the Repeater
+    assert 0.45 < namespace["wins"] / 200_000 < 0.55     # a random agent against the Rock-lover
+    assert match.over and sorted(match.outcome.results) in (["loss", "win"], ["draw", "draw"])
+
+
 def test_openai_compatible_example_plays_a_game_against_a_local_server() -> None:
     with OpenAIServer(default="Player 0") as server:
         source = block_with("OpenAICompatibleJury").replace(EXAMPLE_URL, server.base_url)

@@ -15,7 +15,7 @@ from makeenv.array.errors import ACTOR_AGENT
 _h = take_handoff(__name__)
 R = _h["referee"]          # the game's referee module
 CACHE = _h["cache"]
-AGENT_KIND = _h["agent_kind"]  # "user" (a numba agent), "random" or "counting"
+AGENT_KIND = _h["agent_kind"]  # "user" (a numba agent) or "random" (the built-in one)
 BOTS = _h["bots"]              # the distinct numba bot policies; () when every bot is random
 N_BOT_FUNCS = len(BOTS)
 BOTS_RANDOM = N_BOT_FUNCS == 0
@@ -29,12 +29,7 @@ getAgentState, getPlayerState = R.getAgentState, R.getPlayerState
 new_env, status, to_move, checked_action, apply = R.new_env, R.status, R.to_move, R.checked_action, R.apply
 settle, record, random_move, deal_seats = R.settle, R.record, R.random_move, R.deal_seats
 
-if AGENT_KIND == "random":
-    agent = R.random_agent
-elif AGENT_KIND == "counting":
-    agent = R.counting_agent
-else:
-    agent = _h["agent"]
+agent = R.random_agent if AGENT_KIND == "random" else _h["agent"]
 
 # bot policies by index (unused indices hold the random agent and are pruned at compile time)
 BOT0, BOT1, BOT2, BOT3, BOT4, BOT5, BOT6, BOT7 = (tuple(BOTS) + (R.random_agent,) * 8)[:8]

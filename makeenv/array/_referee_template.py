@@ -234,17 +234,6 @@ def random_move(state, err, err_valid, p, actor, game, steps):
     return a
 
 
-@njit(cache=CACHE)
-def counting_agent(state, data):
-    """Random agent that counts, at its final turns, games seen (data[1]) and wins by getReward (data[0])."""
-    reward = getReward(state)
-    if reward != -1:
-        data[1] += 1.0
-        if reward == 1:
-            data[0] += 1.0
-    return random_agent(state, data)
-
-
 @njit(cache=CACHE, inline="always")
 def deal_seats(seat_slot, shuffle):
     """Seat the agent uniformly at random and the opponent slots 0..players-2 in the other seats,

@@ -1,8 +1,8 @@
 """Building (and caching) the compiled modules of a game: its referee and the runner's loops.
 
-Two source templates become modules: ``_referee_template.py`` once per game (its functions and
-parameter values), and ``_loop_template.py`` once per (referee, agent kind, numba agent, numba
-bots). Each is loaded as a fresh module after putting those objects in a hand-off dict the
+Three source templates become modules: ``_referee_template.py`` once per game (its functions and
+parameter values), ``_loop_template.py`` once per (referee, agent kind, numba agent, numba
+bots), and ``_batch_template.py`` (the batched env's core) once per (loop module, threading). Each is loaded as a fresh module after putting those objects in a hand-off dict the
 template reads at import, so numba compiles them in as constants. When every function involved
 lives in a source file, the module is a copy of the template under ``$MAKEENV_CACHE_DIR``
 (default ``~/.cache/makeenv/runners``) named after a hash of all those sources, so numba's
@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 
 REFEREE_TEMPLATE = Path(__file__).with_name("_referee_template.py")
 LOOP_TEMPLATE = Path(__file__).with_name("_loop_template.py")
+BATCH_TEMPLATE = Path(__file__).with_name("_batch_template.py")
 
 _HANDOFF: dict[str, dict[str, Any]] = {}
 _MODULES: dict[tuple[Any, ...], Any] = {}
@@ -121,7 +122,7 @@ def referee_module(env: "ArrayEnv") -> Any:
 
 
 def loop_module(env: "ArrayEnv", agent_kind: str, agent: Any = None, bots: tuple[Any, ...] = ()) -> Any:
-    """The runner's compiled loops of ``env`` for this agent kind ("random", "counting", "user") and
+    """The runner's compiled loops of ``env`` for this agent kind ("random" or "user") and
     the distinct numba bot policies ``bots`` (``()``: every opponent is the random agent)."""
     referee = referee_module(env)
     key = ("loop", referee.__name__, agent_kind, id(agent), tuple(id(b) for b in bots))
@@ -135,6 +136,22 @@ def loop_module(env: "ArrayEnv", agent_kind: str, agent: Any = None, bots: tuple
             module = _build(LOOP_TEMPLATE, "makeenv_loop", handoff, sources, settings, env.folder, cacheable)
             _MODULES[key] = module
             _KEEP[key] = (agent, bots)
+    return module
+
+
+def batch_module(loop: Any, parallel: bool) -> Any:
+    """The batched env's compiled core (``_batch_template.py``) over a loop module of
+    ``loop_module`` (its referee and bots); ``parallel``: chunks of games run on numba's threads."""
+    referee = loop.R
+    key = ("batch", loop.__name__, bool(parallel))
+    with _LOCK:
+        module = _MODULES.get(key)
+        if module is None:
+            handoff = {"referee": referee, "loop": loop, "parallel": bool(parallel)}
+            settings = [f"loop={loop.__name__}", f"parallel={bool(parallel)}"]
+            cacheable = not loop.__name__.startswith("makeenv_live_")
+            module = _build(BATCH_TEMPLATE, "makeenv_batch", handoff, [], settings, None, cacheable)
+            _MODULES[key] = module
     return module
 
 

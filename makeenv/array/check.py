@@ -584,10 +584,12 @@ def _counting_python_agent(env: ArrayEnv, seed: int) -> Callable[[np.ndarray, An
 
 
 def _run_with(ctx: CheckContext, kind: str) -> Any:
+    """Results of ``env.evaluate`` against random bots: the built-in (numba) random agent, or a
+    plain Python random agent that counts its final turns (data[1]) and wins by getReward (data[0])."""
     key = f"run_{kind}"
     if key not in ctx.memo:
         ctx.require_contract()
-        agent = _runner.COUNTING if kind == "numba" else _counting_python_agent(ctx.env, ctx.seed)
+        agent = "random" if kind == "numba" else _counting_python_agent(ctx.env, ctx.seed)
         try:
             ctx.memo[key] = ctx.env.evaluate(agent, ctx.run_games, np.zeros(2), 0, seed=ctx.seed)
         except Exception as exc:
@@ -602,9 +604,13 @@ def _run_problem(exc: Exception, kind: str) -> str:
 
 
 def check_runs_numba_agent(ctx: CheckContext) -> list[str]:
-    """env.run works with a numba (@njit) agent."""
+    """env.run works with a numba agent (the built-in random one) and plays every game to its end."""
     result = _run_with(ctx, "numba")
-    return [_run_problem(result, "numba")] if isinstance(result, Exception) else []
+    if isinstance(result, Exception):
+        return [_run_problem(result, "numba")]
+    if result.games != ctx.run_games:
+        return [f"env.run played {result.games} of {ctx.run_games} games."]
+    return []
 
 
 def check_runs_python_agent(ctx: CheckContext) -> list[str]:
@@ -613,38 +619,33 @@ def check_runs_python_agent(ctx: CheckContext) -> list[str]:
     return [_run_problem(result, "plain Python")] if isinstance(result, Exception) else []
 
 
-def _finished_runs(ctx: CheckContext) -> list[tuple[str, Any]]:
-    runs = [(kind, result) for kind in ("numba", "python")
-            if not isinstance(result := _run_with(ctx, kind), Exception)]
-    if not runs:
-        raise Skip("needs env.run to work (see runs_numba_agent / runs_python_agent)")
-    return runs
+def _python_run(ctx: CheckContext) -> Any:
+    result = _run_with(ctx, "python")
+    if isinstance(result, Exception):
+        raise Skip("needs env.run to work with a Python agent (see runs_python_agent)")
+    return result
 
 
 def check_completed_games(ctx: CheckContext) -> list[str]:
     """The agent's final turns show a finished game once per game played (games at TURN_LIMIT aside)."""
-    problems = []
-    for kind, results in _finished_runs(ctx):
-        expected = results.games - results.truncated
-        if int(results.agent_data[1]) != expected:
-            problems.append(
-                f"With a {kind} agent, {expected} games ended but the agent saw a finished game "
-                f"(getReward != -1) at only {int(results.agent_data[1])} final turns: getPlayerState(env, player) "
-                "must show the game as over once checkEnded(env) != -1, so getReward returns 0 or 1.")
-    return problems
+    results = _python_run(ctx)
+    expected = results.games - results.truncated
+    if int(results.agent_data[1]) != expected:
+        return [f"{expected} games ended but the agent saw a finished game (getReward != -1) at only "
+                f"{int(results.agent_data[1])} final turns: getPlayerState(env, player) must show the game as "
+                "over once checkEnded(env) != -1, so getReward returns 0 or 1."]
+    return []
 
 
 def check_wins_match_rewards(ctx: CheckContext) -> list[str]:
     """Wins counted by getReward at the final turn equal the wins env.run returns."""
-    problems = []
-    for kind, results in _finished_runs(ctx):
-        if int(results.agent_data[0]) != results.wins:
-            problems.append(
-                f"With a {kind} agent, env.run counted {results.wins} wins (from checkEnded/getWinners) but "
-                f"getReward gave 1 at {int(results.agent_data[0])} final turns: checkEnded(env) must return the "
-                "sole winner's index (getWinners the shared winners) and getReward must return 1 exactly for "
-                "the winners' final states.")
-    return problems
+    results = _python_run(ctx)
+    if int(results.agent_data[0]) != results.wins:
+        return [f"env.run counted {results.wins} wins (from checkEnded/getWinners) but getReward gave 1 at "
+                f"{int(results.agent_data[0])} final turns: checkEnded(env) must return the sole winner's index "
+                "(getWinners the shared winners) and getReward must return 1 exactly for the winners' final "
+                "states."]
+    return []
 
 
 def check_levels(ctx: CheckContext) -> list[str]:

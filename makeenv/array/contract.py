@@ -257,11 +257,12 @@ class ArrayEnv(types.ModuleType):
         """Play one game; returns (1 if the agent won else 0, agent_data)."""
         return self.run(agent, 1, agent_data, level)
 
-    def new_match(self, seed: int | None = None) -> Any:
-        """A new game stepped from Python by the referee (see ``makeenv.array.referee.Match``)."""
+    def new_match(self, seed: int | None = None, *, isolated: bool = False) -> Any:
+        """A new game stepped from Python by the referee (see ``makeenv.array.referee.Match``);
+        ``isolated=True``: the match draws from a random stream of its own, started from ``seed``."""
         from makeenv.array.referee import Match
 
-        return Match(self, seed=seed)
+        return Match(self, seed=seed, isolated=isolated)
 
     def __repr__(self) -> str:
         options = "".join(f", {k}={v!r}" for k, v in self.parameters.items())

@@ -8,6 +8,7 @@ the game's referee module (``_referee_template.py``). The runner's loops call th
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -48,12 +49,16 @@ class Match:
     """One game of an array env, stepped by the referee.
 
     ``seed`` seeds numba's random generator (which ``initEnv`` and ``stepEnv`` draw from; it is
-    shared by the process). ``step(action)`` checks the action of the player to move and applies
-    it, raising ``InvalidActionError`` (naming the player, the action and the valid ones) or
-    ``GameError`` (the game broke the contract); nothing changes when it raises.
+    shared by the process). With ``isolated=True`` the match keeps a random stream of its own
+    (started from ``seed``) and reseeds numba's generator from it before dealing and before every
+    move, so matches stepped in turns (two adapters, two GUI sessions) each stay reproducible.
+    ``step(action)`` checks the action of the player to move and applies it, raising
+    ``InvalidActionError`` (naming the player, the action and the valid ones) or ``GameError``
+    (the game broke the contract); nothing changes when it raises.
     """
 
-    def __init__(self, env: "ArrayEnv", seed: int | None = None, *, _copy_of: "Match | None" = None):
+    def __init__(self, env: "ArrayEnv", seed: int | None = None, *, isolated: bool = False,
+                 _copy_of: "Match | None" = None):
         from makeenv.array.cache import referee_module
 
         self.env = env
@@ -70,10 +75,15 @@ class Match:
             self.history: list[tuple[int, int]] = list(_copy_of.history)
             self._status = _copy_of._status
             self._outcome = _copy_of._outcome
+            self._stream = copy.deepcopy(_copy_of._stream)
             return
         if seed is not None:
             if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
                 raise ValueError(f"{env.name}: seed must be a non-negative int or None, got {seed!r}")
+        self._stream: np.random.Generator | None = np.random.default_rng(seed) if isolated else None
+        if self._stream is not None:
+            self.reseed()
+        elif seed is not None:
             self._core.seed(int(seed) % 2**32)
         self.array = np.asarray(self._core.new_env(), dtype=np.float64)
         self.steps = 0
@@ -125,11 +135,17 @@ class Match:
             raise ValueError(f"{self.env.name}: player must be an int in 0..{self.players - 1}, got {player!r}")
         return np.array(self.env.getPlayerState(self.array, int(player)), dtype=np.float64)
 
-    def valid_actions(self) -> np.ndarray:
-        """The valid-action vector of the player to move (all zeros once the game is over)."""
+    def valid_actions(self, player: int | None = None) -> np.ndarray:
+        """The valid-action vector of the player to move (all zeros once the game is over).
+
+        ``player``: the actions ``player``'s own state allows, whoever is to move; in a round of
+        simultaneous moves, the choices of a player whose turn in the round has not come yet.
+        """
         if self.over:
             return np.zeros(self.n_actions, dtype=np.float64)
-        return np.asarray(self.env.getValidActions(self.env.getAgentState(self.array)), dtype=np.float64)
+        if player is None:
+            return np.asarray(self.env.getValidActions(self.env.getAgentState(self.array)), dtype=np.float64)
+        return np.asarray(self.env.getValidActions(self.state(player)), dtype=np.float64)
 
     def legal_actions(self) -> list[int]:
         """The actions the player to move may play ([] once the game is over)."""
@@ -146,8 +162,17 @@ class Match:
         return self._outcome
 
     # ---- moving -------------------------------------------------------------------------------
+    def reseed(self) -> None:
+        """Seed numba's generator from this match's own stream (``isolated`` matches; else nothing).
+
+        Called before every move; call it also before a policy of your own that draws random
+        numbers (``step_with`` does), so its draws are part of this match's reproducible stream."""
+        if self._stream is not None:
+            self._core.seed(int(self._stream.integers(2**32)))
+
     def step(self, action: Any, who: str | None = None) -> None:
         """Play ``action`` for the player to move (``who`` names them in error messages)."""
+        self.reseed()
         if self.over:
             raise E.InvalidActionError(f"{self.env.name}: the game is over; no more actions can be played.")
         player = self.current_player
@@ -170,6 +195,7 @@ class Match:
     def step_with(self, policy: Callable[[np.ndarray, Any], tuple[Any, Any]], data: Any,
                   who: str | None = None) -> tuple[int, Any]:
         """Ask ``policy(state, data)`` for the player to move's action and play it; returns (action, data)."""
+        self.reseed()
         state = self.env.getAgentState(self.array)
         reply = policy(state, data)
         if not isinstance(reply, tuple) or len(reply) != 2:

@@ -37,7 +37,6 @@ if TYPE_CHECKING:
 
 NUMBA_CHUNK = 100_000   # games per compiled call when progress is reported
 MAX_BOT_FUNCTIONS = 8   # distinct numba bot policies in one run
-COUNTING = object()     # sentinel: the template's counting random agent (used by check_env)
 
 Progress = Callable[[int, int], None]
 
@@ -58,7 +57,7 @@ def _is_builtin_random(policy: Any) -> bool:
 
 def check_agent_signature(agent: Any, role: str = "agent") -> None:
     """Fail early, with a clear message, when ``agent`` cannot be called as agent(state, data)."""
-    if names_builtin_random(agent) or agent is COUNTING:
+    if names_builtin_random(agent):
         return
     if isinstance(agent, Bot):
         agent = agent.policy
@@ -109,7 +108,7 @@ class Plan:
     module: Any                   # the loops (``_loop_template.py``)
     referee: Any                  # the game's referee (``_referee_template.py``)
     agent: Any
-    agent_kind: str               # "random", "counting", "user" (numba) or "python"
+    agent_kind: str               # "random", "user" (numba) or "python"
     opponents: list[Bot]          # one per slot (slot k sits in a different seat every game)
     slot_fn: np.ndarray           # per slot: index of its numba policy in the module's BOTS, -1: Python
     level: int | None             # None when the opponents were given
@@ -153,9 +152,7 @@ def make_plan(env: "ArrayEnv", agent: Any, level: int = 0, opponents: Iterable[A
         bots = [bots[i % len(bots)] for i in range(count)]
         names = [f"opponent {i + 1} {bot.label}" for i, bot in enumerate(bots)]
         level = None
-    if agent is COUNTING:
-        kind = "counting"
-    elif names_builtin_random(agent):
+    if names_builtin_random(agent):
         kind = "random"
     elif is_numba_function(agent):
         kind = "user"
@@ -180,7 +177,7 @@ def make_plan(env: "ArrayEnv", agent: Any, level: int = 0, opponents: Iterable[A
         raise ValueError(f"{env.name}: {len(functions)} different numba bot policies in one run; at most "
                          f"{MAX_BOT_FUNCTIONS} are supported")
     python_seats = kind == "python" or bool((slot_fn[:count] < 0).any())
-    module_kind = "random" if python_seats and kind != "counting" else kind
+    module_kind = "random" if python_seats else kind
     module = loop_module(env, module_kind, agent if module_kind == "user" else None, tuple(functions))
     return Plan(env, module, module.R, agent, kind, bots, slot_fn, level, python_seats, names)
 
@@ -486,5 +483,5 @@ def _probe_numba_agent(env: "ArrayEnv", agent: Any, agent_data: Any) -> str | No
     return None
 
 
-__all__ = ["COUNTING", "Plan", "evaluate", "make_plan", "play", "prepare", "names_builtin_random",
+__all__ = ["Plan", "evaluate", "make_plan", "play", "prepare", "names_builtin_random",
            "check_agent_signature", "check_num_games", "seed_everything"]

@@ -10,6 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 import makeenv
+import makeenv.array.check
 import makeenv.cli.array_commands as array_commands
 from makeenv.array.scaffold import ScaffoldError, scaffold, snake_case
 from makeenv.cli.app import app
@@ -108,6 +109,8 @@ def test_new_scaffolds_a_game_that_passes_check_env(tmp_path):
                  "getCurrentPlayer", "getPlayerState", "getActionSize", "getStateSize", "getAgentSize"):
         assert f"def {name}(" in source
     assert "# ---- env:" in source and "# ---- state:" in source
+    for stub in ("def render(state)", "def describe_action(action)", "def describe_state(state)", "data-action"):
+        assert stub in source
     readme = (folder / "README.md").read_text()
     assert "## Actions" in readme and "## State" in readme and "## Env" in readme and "| index | meaning |" in readme
     env = makeenv.make(str(folder))
@@ -115,6 +118,31 @@ def test_new_scaffolds_a_game_that_passes_check_env(tmp_path):
     ok, problems = makeenv.check_env(env)
     assert ok, problems
     assert invoke("new", "TakeAway", "--dir", str(tmp_path)).exit_code == 2   # exists: refuse
+
+
+def test_a_stale_scaffold_readme_is_reported(tmp_path):
+    folder = scaffold("TakeAway", tmp_path)
+    readme = folder / "README.md"
+    readme.write_text(readme.read_text().replace("`getActionSize() == 3`", "`getActionSize() == 4`")
+                      .replace("| 4 | 1 when another player won |\n", ""))
+    [result] = makeenv.array.check.run_checks(makeenv.make(str(folder)), ["readme_tables"])
+    assert result.status == "fail"
+    assert any("says `getActionSize() == 4`" in p for p in result.problems)
+    assert any("leaves out index 4" in p for p in result.problems)
+
+
+def test_editing_another_file_of_a_game_folder_keeps_it_loadable(tmp_path):
+    """Bug: a module name hashed from every file changed when a test file was edited, while numba's
+    cache still named the old module ("No module named '_makeenv_game_...'")."""
+    folder = scaffold("TakeAway", tmp_path)
+    command = [sys.executable, "-c", "from makeenv.cli import main; main()", "run", str(folder), "-n", "200"]
+    first = subprocess.run(command, capture_output=True, text=True, timeout=240)
+    assert first.returncode == 0, first.stderr
+    with open(folder / "test_take_away.py", "a") as handle:
+        handle.write("# an edit\n")
+    second = subprocess.run(command, capture_output=True, text=True, timeout=240)
+    assert second.returncode == 0, second.stderr
+    assert "wins: " in second.stdout
 
 
 def test_new_rejects_bad_names(tmp_path):
