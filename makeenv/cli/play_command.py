@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, List, Optional
 
 import typer
 
 from makeenv.cli.app import app, reflow
+from makeenv.cli.array_commands import OPTION_HELP, parse_options
 
 PLAY_HELP = """Play GAME in the browser, or watch an agent play it.
 
-Array games (e.g. RockPaperScissors): you play against bots of --level; with --agent SPEC
-(module:function | file.py:function, as in `makeenv run`) you can also watch that agent play a
-whole game and scrub through every state.
+Array games (e.g. RockPaperScissors): you play against bots of --level from the seat you choose
+on the page (click the picture or the buttons); -o NAME=VALUE sets a game option (-o players=3);
+with --agent SPEC (module:function | file.py:function, as in `makeenv run`) you can also watch
+that agent play a whole game and scrub through every state.
 
 Text games (ScenarioPlanning-v0): you write a strategy against an opponent agent (--agent SPEC,
 as in `makeenv match`; default: the local model when the llm extra is installed) and a jury
@@ -59,8 +61,8 @@ def _text_options(game: str, agent: str | None, jury: str | None, jury_size: int
     }
 
 
-def _array_options(agent: str | None, level: int) -> dict[str, Any]:
-    options: dict[str, Any] = {"level": level}
+def _array_options(agent: str | None, level: int, game_options: list[str] | None) -> dict[str, Any]:
+    options: dict[str, Any] = {"level": level, "env_kwargs": parse_options(game_options)}
     if agent:
         from makeenv.array.agents import load_agent
 
@@ -79,24 +81,28 @@ def play(
              "Text games: the opponent's player SPEC (see `makeenv match --help`)."),
     jury: Optional[str] = typer.Option(None, "--jury", help="Text games: the jury SPEC (see `makeenv match --help`)."),
     jury_size: Optional[int] = typer.Option(None, "--jury-size", min=1, help="Text games: number of jurors."),
+    option: Optional[List[str]] = typer.Option(None, "--option", "-o", help="Array games: " + OPTION_HELP),
     host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (0.0.0.0 exposes it to your network)."),
     port: int = typer.Option(0, "--port", "-p", min=0, max=65535, help="Port to listen on (0: a free port)."),
     no_browser: bool = typer.Option(False, "--no-browser", help="Do not open a browser; just print the URL."),
 ) -> None:
     """Serve GAME's page until Ctrl-C."""
-    from makeenv.gui.server import create_app, serve
+    from makeenv.gui import create_app, serve
     from makeenv.registry import REGISTRY
 
     spec = REGISTRY.get(game)
     try:
         if spec is not None and spec.kind == "text":
+            if option:
+                raise typer.BadParameter("--option is for array games; a text game's settings are its SPECs",
+                                         param_hint="--option")
             options = _text_options(game, agent, jury, jury_size)
         else:
             if jury or jury_size:
                 raise typer.BadParameter("--jury and --jury-size are for text games only", param_hint="--jury")
-            options = _array_options(agent, level)
+            options = _array_options(agent, level, option)
         application = create_app(game, **options)
-    except typer.BadParameter:
+    except (typer.BadParameter, typer.Exit):
         raise
     except Exception as error:  # a clear one-line error instead of a traceback
         typer.secho(f"makeenv play: {error}", fg=typer.colors.RED, err=True)

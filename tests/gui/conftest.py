@@ -34,7 +34,7 @@ def rps_env() -> Any:
 @pytest.fixture(scope="session")
 def rps_server(rps_env: Any) -> Iterator[Any]:
     """RockPaperScissors served for real (uvicorn in a thread), with an agent to watch."""
-    from makeenv.gui.server import ServerThread, create_app
+    from makeenv.gui import ServerThread, create_app
 
     app = create_app("RockPaperScissors", level=1, agent=rps_env.bot(2), agent_name="level-2 bot")
     with ServerThread(app) as server:
@@ -59,7 +59,7 @@ def opponent_agent(observation: str) -> str:
 @pytest.fixture(scope="session")
 def text_server() -> Iterator[Any]:
     """ScenarioPlanning-v0 served for real with the test jury (5 jurors) and a fixed opponent."""
-    from makeenv.gui.server import ServerThread, create_app
+    from makeenv.gui import ServerThread, create_app
 
     app = create_app("ScenarioPlanning-v0", text_agent=opponent_agent, agent_name="fixed test opponent",
                      jury_name="test jury (longer wins)",
@@ -138,11 +138,13 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture()
 def page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True)
+    # Playwright's wait_for_function evaluates strings, which the page's Content-Security-Policy
+    # forbids; the policy itself is proven in test_browser.py with a context that keeps it.
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True, bypass_csp=True)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
-    page.set_default_timeout(15_000)
+    page.set_default_timeout(30_000)  # generous: the test machine may be busy
     page.js_errors = errors  # type: ignore[attr-defined]
     yield page
     context.close()

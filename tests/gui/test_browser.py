@@ -37,7 +37,7 @@ def wait_frame(page: Any, index: int) -> None:
         f"document.querySelector('#caption').dataset.frame === '{index}'")
 
 
-def test_play_a_whole_rock_paper_scissors_game_by_clicking(rps_server, page, artifacts):
+def test_play_a_whole_rock_paper_scissors_game_by_clicking_the_picture(rps_server, page, artifacts):
     page.goto(rps_server.url)
     page.wait_for_selector("#actions button")
     assert page.inner_text("#game-name") == "RockPaperScissors"
@@ -56,22 +56,32 @@ def test_play_a_whole_rock_paper_scissors_game_by_clicking(rps_server, page, art
         buttons = page.locator("#actions button")
         buttons.first.wait_for()
         labels = buttons.all_inner_texts()
+        playable = page.locator("#board-svg [data-action].playable")
+        # The picture's own buttons play exactly the valid actions; the page's buttons stay too.
+        assert sorted(playable.evaluate_all("els => els.map(e => e.getAttribute('data-action'))")) == \
+            sorted(page.locator("#actions button").evaluate_all("els => els.map(e => e.dataset.action)"))
+        before = page.evaluate("document.body.dataset.updates")
         if any(label.startswith("Rock") for label in labels):
             assert [label.split()[0] for label in labels] == ["Scissors", "Rock", "Paper"]
-            page.click("#actions button[data-action='2']")  # Paper beats the rock-lover's favourite
+            page.click("#board-svg [data-action='2']")  # Paper beats the rock-lover's favourite
         else:
             assert [label.split()[0] for label in labels] == ["Confirm"]
             if clicks < 2:
-                shot(page, artifacts, "rps-confirmation")  # both choices revealed
-            page.click("#actions button[data-action='3']")
+                page.hover("#board-svg [data-action='3']")
+                hovered = page.locator("#board-svg [data-action='3']")
+                assert "drop-shadow" in hovered.evaluate("el => getComputedStyle(el).filter")
+                assert hovered.evaluate("el => getComputedStyle(el).cursor") == "pointer"
+                shot(page, artifacts, "rps-confirmation")  # both choices revealed, Confirm highlighted
+            page.click("#board-svg [data-action='3']")
         clicks += 1
-        page.wait_for_function(f"document.querySelectorAll('#actions button:disabled').length === 0")
+        page.wait_for_function(f"document.body.dataset.updates !== '{before}'")
         assert clicks < 400, "the game did not end"
     banner = page.inner_text("#banner")
-    assert re.search(r"You won!|won\. You lost\.|no winner", banner), banner
-    assert page.locator("#actions button").count() == 0
-    image = page.get_attribute("#board-img", "src")
-    assert image.startswith("data:image/svg+xml;base64,")
+    assert re.search(r"You won!|won\. You lost\.|ended with no winner|No winner", banner), banner
+    returns = page.inner_text("#returns")
+    assert returns.startswith("Returns: ") and re.search(r"You (\+1|−1|0)\b", returns), returns
+    assert page.locator("#actions button").count() == 0 and page.locator("#board-svg .playable").count() == 0
+    assert page.locator("#board-svg svg").count() == 1 and page.locator("#board-img").is_hidden()
     path = shot(page, artifacts, "rps-game-over", full_page=True)
     assert path.stat().st_size > 10_000
 
@@ -92,7 +102,7 @@ def test_scrub_the_history_with_buttons_slider_and_keys(rps_server, page, artifa
     page.click("#actions button[data-action='3']")
     page.wait_for_function("document.querySelector('#history-slider').max >= 4")
     index, last = frame_number(page)
-    latest_image = page.get_attribute("#board-img", "src")
+    latest_picture = page.inner_html("#board-svg")
 
     page.click("#prev")
     wait_frame(page, last - 1)
@@ -104,8 +114,12 @@ def test_scrub_the_history_with_buttons_slider_and_keys(rps_server, page, artifa
     page.eval_on_selector("#history-slider",
                           "el => { el.value = '0'; el.dispatchEvent(new Event('input')); }")
     wait_frame(page, 0)
-    assert page.inner_text("#caption") == "Start of the game."
-    assert page.get_attribute("#board-img", "src") != latest_image
+    assert page.inner_text("#caption") == "Start of the game"
+    assert page.inner_html("#board-svg") != latest_picture
+    # A past picture's choices are drawn but inert: nothing to play from the past.
+    assert page.locator("#board-svg .playable").count() == 0
+    inert = page.locator("#board-svg [data-action].inert")
+    assert inert.count() == 3 and inert.first.evaluate("el => getComputedStyle(el).cursor") == "default"
     assert page.is_disabled("#prev")
     shot(page, artifacts, "rps-history-start")
     page.click("#next")
@@ -136,12 +150,33 @@ def test_watch_an_agent_play_a_whole_game(rps_server, page, artifacts):
         captions.append(page.inner_text("#caption"))
         if len(captions) == 3:
             shot(page, artifacts, "rps-watch-confirmation")
-    assert any("Agent (level-2 bot) played" in c for c in captions)
-    assert any("Bot" in c and "played" in c for c in captions)
+    assert any(c.startswith("Agent (level-2 bot) played ") for c in captions)
+    assert any(re.fullmatch(r"Bot [01] played (Scissors|Rock|Paper)", c) for c in captions)  # all shown
     assert "Game over." in page.inner_text("#turn")
     page.click("summary")
     assert page.inner_text("#env-vec").startswith("[")  # a spectator sees the referee's env
     shot(page, artifacts, "rps-watch-end", full_page=True)
+
+
+def test_the_person_chooses_a_seat_before_the_game(rps_server, page):
+    page.goto(rps_server.url)
+    page.wait_for_selector("#actions button")
+    assert page.locator("#seat option").all_inner_texts() == ["Random", "Move first", "Player 0", "Player 1"]
+    page.select_option("#seat", "first")
+    page.click("#new-game")
+    page.wait_for_function("document.querySelector('#seatline').textContent.includes('Player 0: You')")
+    assert page.inner_text("#turn") == "Your move." and page.inner_text("#caption") == "Start of the game"
+    page.select_option("#seat", "1")
+    page.click("#new-game")
+    page.wait_for_function("document.querySelector('#seatline').textContent.includes('Player 1: You')")
+    assert page.inner_text("#caption") == "Bot 0 chose (hidden)"  # a private choice stays hidden
+    page.click("#board-svg [data-action='1']")
+    page.wait_for_function("document.querySelector('#caption').textContent === 'Bot 0 played Confirm'")
+    page.click("#actions button[data-action='3']")  # the page's buttons play too
+    # the round ends: a tie starts a new round (the bot chooses first again), else the game is over
+    page.wait_for_function("document.querySelector('#caption').textContent === 'Bot 0 chose (hidden)'"
+                           " && document.querySelector('#frame-label').textContent.startsWith('State 5 ')"
+                           " || !document.querySelector('#banner').hidden")
 
 
 def test_an_invalid_request_shows_the_servers_message(rps_server, page):
@@ -187,3 +222,67 @@ def test_play_scenario_planning_with_a_test_jury(text_server, page, artifacts):
         page.click("#text-download")
     record = json.loads(Path(download_info.value.path()).read_text())
     assert record["strategies_by_player"]["Player 1"] == strategy and len(record["verdict"]["ballots"]) == 5
+
+
+HOSTILE = (
+    '<script>window.pwned = "script"</script>'
+    '<foreignObject width="10" height="10"><img xmlns="http://www.w3.org/1999/xhtml" src="x" '
+    'onerror="window.pwned = \'foreign\'"/></foreignObject>'
+    '<image href="http://example.invalid/tracker.png" width="5" height="5"/>'
+    '<a href="javascript:window.pwned = \'link\'"><text id="caption" x="5" y="20" '
+    'onclick="window.pwned = \'handler\'">Trap</text></a>'
+    '<set attributeName="href" to="javascript:window.pwned = \'set\'"/>'
+    '<defs><linearGradient id="shade"><stop offset="0" stop-color="#fc0"/></linearGradient></defs>'
+    '<rect id="sample" x="0" y="0" width="30" height="30" fill="url(#shade)" '
+    'style="fill: url(http://example.invalid/x)"/>'
+    '<use href="#sample" x="40"/>'
+)
+
+
+def hostile_rock_paper_scissors() -> Any:
+    """RockPaperScissors whose pictures carry scripts, handlers, outside links and clashing ids."""
+    import types
+
+    import makeenv.games.rock_paper_scissors as rps
+    from makeenv.array.contract import load_array_env
+
+    game = types.ModuleType("hostile_rock_paper_scissors")
+    game.__dict__.update({k: v for k, v in vars(rps).items() if not k.startswith("__")})
+    game.render = lambda state: rps.render(state).replace("</svg>", HOSTILE + "</svg>").replace(
+        "<svg ", '<svg onload="window.pwned = \'onload\'" ', 1)
+    return load_array_env(game, name="RockPaperScissors")
+
+
+def test_a_games_svg_is_cleaned_before_it_is_inlined(browser):
+    """Nothing in a picture runs or reaches outside; the page's Content-Security-Policy is kept here."""
+    from makeenv.gui import ServerThread, create_app
+
+    requests: list[str] = []
+    with ServerThread(create_app(hostile_rock_paper_scissors())) as server:
+        context = browser.new_context()  # without bypass_csp: the policy applies
+        page = context.new_page()
+        page.on("request", lambda request: requests.append(request.url))
+        try:
+            page.goto(server.url)
+            page.wait_for_selector("#board-svg [data-action='1'].playable")
+            svg = page.locator("#board-svg svg")
+            assert svg.locator("script, foreignObject, set").count() == 0
+            assert svg.evaluate("el => [el, ...el.querySelectorAll('*')].flatMap(e => [...e.attributes])"
+                                ".filter(a => /^on/i.test(a.name)).length") == 0
+            assert svg.locator("image").get_attribute("href") is None
+            assert svg.locator("a").get_attribute("href") is None
+            # ids are renamed (the page's own #caption is still the caption) and references follow
+            assert page.locator("#caption").evaluate("el => el.tagName") == "P"
+            assert svg.locator("#picture-caption").count() == 1
+            assert svg.locator("rect#picture-sample").get_attribute("fill") == "url(#picture-shade)"
+            assert svg.locator("rect#picture-sample").get_attribute("style") is None
+            assert svg.locator("use").get_attribute("href") == "#picture-sample"
+            page.locator("#picture-caption").dispatch_event("click")  # its onclick is gone
+            page.click("#board-svg [data-action='1']")  # the cleaned picture still plays
+            page.wait_for_selector("#board-svg [data-action='3'].playable")
+            assert page.evaluate("window.pwned") is None
+            assert not [url for url in requests if not url.startswith(server.url)], requests
+            headers = page.request.get(server.url).headers
+            assert "script-src 'self'" in headers["content-security-policy"]
+        finally:
+            context.close()

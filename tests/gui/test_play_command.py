@@ -82,6 +82,19 @@ def test_bad_arguments_are_clear_errors():
     assert result.returncode == 2 and "level 9" in result.stderr.lower()
 
 
+def test_game_options_are_checked_before_serving():
+    from makeenv.cli.app import app
+    import makeenv.cli  # noqa: F401  (registers every command)
+
+    runner = CliRunner()
+    result = runner.invoke(app, ["play", "LiarsDice", "-o", "dice=9", "--no-browser"], terminal_width=200)
+    assert result.exit_code == 2 and "LiarsDice: dice=9 is not supported; choose one of 1, 2, 3, 4, 5" in result.output
+    result = runner.invoke(app, ["play", "LiarsDice", "-o", "dice", "--no-browser"], terminal_width=200)
+    assert result.exit_code == 2 and "must look like NAME=VALUE" in result.output
+    result = runner.invoke(app, ["play", "ScenarioPlanning-v0", "-o", "x=1", "--no-browser"], terminal_width=200)
+    assert result.exit_code == 2 and "--option is for array games" in result.output
+
+
 def test_a_text_game_without_the_llm_extra_asks_for_an_opponent(monkeypatch: pytest.MonkeyPatch):
     from makeenv.cli import play_command
     from makeenv.cli.app import app

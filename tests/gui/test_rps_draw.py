@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import xml.etree.ElementTree as ET
 
 import numpy as np
@@ -31,7 +32,9 @@ def test_choice_phase_hides_the_opponents_choice():
     mine = picture(env, 0)
     assert "You chose Rock" in mine
     theirs = picture(env, 1)
-    assert "Rock" not in theirs.replace("Scissors, Rock or Paper", "")
+    drawing, clickable = re.subn(r'<g data-action="\d"[^>]*>.*?</g>', "", theirs)
+    assert clickable == 3  # Scissors, Rock and Paper to click, without telling what the other chose
+    assert "Rock" not in drawing.replace("Scissors, Rock or Paper", "")
     assert "hidden until both chose" in theirs
 
 

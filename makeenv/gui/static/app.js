@@ -2,13 +2,14 @@
 "use strict";
 
 const $ = (id) => document.getElementById(id);
-const app = { info: null, session: null, frames: new Map(), viewIndex: 0, following: true, poll: null };
+const app = { info: null, session: null, frames: new Map(), viewIndex: 0, following: true, poll: null, busy: false, updates: 0 };
 
 // ---------------------------------------------------------------- helpers
 function escapeHtml(text) {
   return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
 }
 
+// Paths are relative ("api/info"), so the page also works when its app is mounted under a prefix.
 async function api(method, path, body) {
   const options = { method, headers: {} };
   if (body !== undefined) {
@@ -103,10 +104,87 @@ function markdown(source) {
   return out.join("\n");
 }
 
+// ---------------------------------------------------------------- a game's SVG, inlined
+// The picture is inlined (not an <img>) so its elements with data-action="k" can be clicked. It is
+// parsed as XML and cleaned first: no scripts, no foreign HTML, no event handlers, no links or
+// url() references outside the picture; its ids are renamed so they cannot clash with the page's.
+const SVG_NS = "http://www.w3.org/2000/svg";
+const DROPPED = new Set(["script", "foreignobject", "iframe", "object", "embed", "audio", "video", "handler"]);
+const ANIMATIONS = new Set(["animate", "set", "animatemotion", "animatetransform", "discard"]);
+const LOCAL_IMAGE = /^data:image\/(png|jpe?g|gif|webp)[;,]/i;
+const OUTSIDE_URL = /url\s*\(\s*['"]?\s*(?!#)/i;
+
+function cleanSvg(text) {
+  text = String(text);
+  if (!/<svg\b[^>]*\sxmlns\s*=/.test(text)) text = text.replace(/<svg\b/, `<svg xmlns="${SVG_NS}"`); // as HTML allows
+  const doc = new DOMParser().parseFromString(text, "image/svg+xml");
+  const root = doc.documentElement;
+  const broken = doc.getElementsByTagName("parsererror")[0];
+  if (broken || !root || root.localName !== "svg" || root.namespaceURI !== SVG_NS) {
+    const why = broken ? broken.textContent.replace(/\s+/g, " ").trim().slice(0, 200) : "no <svg> root element";
+    throw new Error(`render(state) returned SVG the page cannot use: ${why}`);
+  }
+  const renamed = new Map();
+  for (const el of [root, ...root.querySelectorAll("*")]) {
+    const name = el.localName.toLowerCase();
+    if (DROPPED.has(name) || el.namespaceURI !== SVG_NS) { el.remove(); continue; }
+    if (ANIMATIONS.has(name) && /^(on|href|xlink:href)/i.test(el.getAttribute("attributeName") || "")) { el.remove(); continue; }
+    if (name === "style" && (OUTSIDE_URL.test(el.textContent) || /@import/i.test(el.textContent))) { el.remove(); continue; }
+    for (const attr of [...el.attributes]) {
+      const key = attr.name.toLowerCase();
+      const value = attr.value.trim();
+      const link = attr.localName.toLowerCase() === "href";
+      if (key.startsWith("on") || (link && !value.startsWith("#") && !LOCAL_IMAGE.test(value)) ||
+          OUTSIDE_URL.test(value)) {
+        el.removeAttributeNode(attr);
+      }
+    }
+    if (el.hasAttribute("id")) {
+      renamed.set(el.getAttribute("id"), "picture-" + el.getAttribute("id"));
+      el.setAttribute("id", renamed.get(el.getAttribute("id")));
+    }
+  }
+  if (renamed.size) { // follow the renamed ids: href="#x", url(#x), aria-labelledby="x y"
+    for (const el of [root, ...root.querySelectorAll("*")]) {
+      for (const attr of [...el.attributes]) {
+        let value = attr.value.replace(/url\(\s*(['"]?)#([^'")\s]+)\1\s*\)/g,
+          (whole, quote, id) => renamed.has(id) ? `url(#${renamed.get(id)})` : whole);
+        if (attr.localName.toLowerCase() === "href" && value.startsWith("#") && renamed.has(value.slice(1))) {
+          value = "#" + renamed.get(value.slice(1));
+        }
+        if (/^aria-(labelledby|describedby)$/i.test(attr.name)) {
+          value = value.split(/\s+/).map((id) => renamed.get(id) || id).join(" ");
+        }
+        if (value !== attr.value) attr.value = value;
+      }
+    }
+  }
+  if (!root.hasAttribute("viewBox")) { // so the picture scales with the page
+    const width = parseFloat(root.getAttribute("width")), height = parseFloat(root.getAttribute("height"));
+    if (width > 0 && height > 0) root.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  }
+  return document.importNode(root, true);
+}
+
+// Elements with data-action="k" play k when k is valid now; others are shown but inert.
+function wirePicture(svg, playable) {
+  for (const el of svg.querySelectorAll("[data-action]")) {
+    const action = Number(el.getAttribute("data-action"));
+    if (!playable.has(action)) { el.classList.add("inert"); continue; }
+    el.classList.add("playable");
+    el.setAttribute("tabindex", "0");
+    el.setAttribute("role", "button");
+    if (!el.hasAttribute("aria-label")) el.setAttribute("aria-label", playable.get(action));
+    const play = (event) => { event.preventDefault(); event.stopPropagation(); playAction(action); };
+    el.addEventListener("click", play);
+    el.addEventListener("keydown", (event) => { if (event.key === "Enter" || event.key === " ") play(event); });
+  }
+}
+
 // ---------------------------------------------------------------- start-up
 async function start() {
   try {
-    app.info = await api("GET", "/api/info");
+    app.info = await api("GET", "api/info");
   } catch (error) {
     showError("Could not reach the server: " + error.message);
     return;
@@ -114,7 +192,8 @@ async function start() {
   const info = app.info;
   document.title = `${info.game} · makeenv play`;
   $("game-name").textContent = info.game;
-  $("game-kind").textContent = info.kind === "array" ? `array game · ${info.players} players` : "text game";
+  const options = Object.entries(info.options || {}).filter(([name]) => name !== "players").map(([k, v]) => `${k}=${v}`);
+  $("game-kind").textContent = info.kind === "array" ? ["array game", `${info.players} players`, ...options].join(" · ") : "text game";
   $("guide").innerHTML = markdown(info.readme || "_This game has no README._");
   $("new-game").addEventListener("click", newGame);
   if (info.kind === "array") setupArray(info); else setupText(info);
@@ -132,6 +211,8 @@ function setupArray(info) {
     return `<option value="${l}" title="${escapeHtml(text)}">${l}${short ? " · " + escapeHtml(short) : ""}</option>`;
   }).join("");
   level.value = String(info.default_level);
+  $("seat").innerHTML = '<option value="">Random</option><option value="first">Move first</option>' +
+    Array.from({ length: info.players }, (_, p) => `<option value="${p}">Player ${p}</option>`).join("");
   const mode = $("mode");
   if (!info.modes.includes("watch")) {
     mode.querySelector('option[value="watch"]').disabled = true;
@@ -139,8 +220,11 @@ function setupArray(info) {
   } else {
     mode.querySelector('option[value="watch"]').textContent = `Watch the agent (${info.agent})`;
   }
+  const hidden = new Set(info.private_actions || []);
   $("action-guide").innerHTML = "<h3>Actions</h3><table><thead><tr><th>#</th><th>Means</th></tr></thead><tbody>" +
-    info.actions.map((a) => `<tr><td>${a.action}</td><td>${escapeHtml(a.label)}</td></tr>`).join("") + "</tbody></table>" +
+    info.actions.map((a) => `<tr><td>${a.action}</td><td>${escapeHtml(a.label)}` +
+      `${hidden.has(a.action) ? ' <span class="muted">(hidden from the others)</span>' : ""}</td></tr>`).join("") +
+    "</tbody></table>" +
     "<h3>Bot levels</h3><table><thead><tr><th>Level</th><th>Bots</th></tr></thead><tbody>" +
     info.levels.map((l) => `<tr><td>${l}</td><td>${escapeHtml(describe[String(l)] || "")}</td></tr>`).join("") +
     "</tbody></table>" +
@@ -162,10 +246,12 @@ async function newGame() {
   if (app.info.kind === "array") {
     body.mode = $("mode").value;
     body.level = Number($("level").value);
+    const seat = $("seat").value;
+    if (seat !== "") body.seat = seat === "first" ? "first" : Number(seat);
   }
   $("new-game").disabled = true;
   try {
-    const session = await api("POST", "/api/sessions", body);
+    const session = await api("POST", "api/sessions", body);
     app.frames = new Map();
     app.following = true;
     if (app.info.kind === "array") {
@@ -184,19 +270,31 @@ async function newGame() {
   }
 }
 
+function signed(x) {
+  return x > 0 ? `+${x}` : x < 0 ? `−${-x}` : "0";
+}
+
 function applyArray(session, index) {
   if (session.result && !(app.session && app.session.result)) app.frames = new Map(); // now fully revealed
   app.session = session;
   app.frames.set(session.frame.index, session.frame);
-  $("download").href = `/api/sessions/${session.session_id}/history`;
+  $("download").href = `api/sessions/${session.session_id}/history`;
   $("download").setAttribute("download", `${session.game}-history.json`);
-  const names = session.seat_names.map((n, p) => `Player ${p}: ${n}`).join(" · ");
+  const names = session.seats.map((s) => `Player ${s.player}: ${s.name}${s.bot ? ` (${s.bot})` : ""}`).join(" · ");
   $("seatline").textContent = (session.mode === "watch" ? "Watching · " : "") + `Level ${session.level} · ${names}`;
   showBanner(session.result);
+  const returns = $("returns");
+  returns.hidden = !session.result;
+  if (session.result) {
+    returns.textContent = "Returns: " + session.result.returns.map((r, p) => `${session.seat_names[p]} ${signed(r)}`).join(" · ") +
+      (session.result.truncated ? " · ended by the turn limit" : "");
+  }
   showError(session.error ? session.error : "");
   const slider = $("history-slider");
   slider.max = String(session.length - 1);
   showFrame(index === undefined ? session.length - 1 : index);
+  app.updates += 1;
+  document.body.dataset.updates = String(app.updates); // tests wait on it
 }
 
 async function showFrame(index) {
@@ -214,7 +312,7 @@ async function showFrame(index) {
   let frame = app.frames.get(index);
   if (!frame) {
     try {
-      frame = await api("GET", `/api/sessions/${session.session_id}/frames/${index}`);
+      frame = await api("GET", `api/sessions/${session.session_id}/frames/${index}`);
       app.frames.set(index, frame);
     } catch (error) { showError(error.message); return; }
     if (app.viewIndex !== index) return; // the user moved on meanwhile
@@ -222,21 +320,34 @@ async function showFrame(index) {
   renderFrame(frame);
 }
 
+function renderPicture(frame, playable) {
+  const holder = $("board-svg"), img = $("board-img"), fallback = $("board-fallback");
+  holder.hidden = img.hidden = fallback.hidden = true;
+  holder.replaceChildren();
+  let problem = frame.image_error;
+  if (frame.svg) {
+    try {
+      const svg = cleanSvg(frame.svg);
+      wirePicture(svg, playable);
+      holder.appendChild(svg);
+      holder.hidden = false;
+      return;
+    } catch (error) { problem = error.message; }
+  } else if (frame.image) {
+    img.src = frame.image;
+    img.hidden = false;
+    return;
+  }
+  fallback.hidden = false;
+  fallback.textContent = (problem ? problem + "\n\n" : "This game has no render(state).\n\n") +
+    "State: [" + frame.state.join(", ") + "]";
+}
+
 function renderFrame(frame) {
   const session = app.session;
   const latest = frame.index === session.length - 1;
-  const img = $("board-img");
-  if (frame.image) {
-    img.src = frame.image;
-    img.hidden = false;
-    $("board-fallback").hidden = true;
-  } else {
-    img.hidden = true;
-    const fallback = $("board-fallback");
-    fallback.hidden = false;
-    fallback.textContent = (frame.image_error ? frame.image_error + "\n\n" : "This game has no render(state).\n\n") +
-      "State: [" + frame.state.join(", ") + "]";
-  }
+  const valid = latest ? session.valid_actions : [];
+  renderPicture(frame, new Map(valid.map((a) => [a.action, a.label])));
   $("caption").textContent = frame.caption;
   $("caption").dataset.frame = String(frame.index); // which state is drawn (tests wait on it)
   let turn = "";
@@ -250,27 +361,34 @@ function renderFrame(frame) {
   $("env-vec").textContent = frame.env ? "[" + frame.env.join(", ") + "]" : "(hidden until the game is over)";
   const actions = $("actions");
   actions.innerHTML = "";
-  if (latest) {
-    for (const a of session.valid_actions) {
-      const button = document.createElement("button");
-      button.type = "button";
-      button.dataset.action = String(a.action);
-      button.innerHTML = `${escapeHtml(a.label)} <span class="num">${a.action}</span>`;
-      button.addEventListener("click", () => playAction(a.action));
-      actions.appendChild(button);
-    }
+  actions.classList.toggle("many", valid.length > 12);
+  for (const a of valid) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.dataset.action = String(a.action);
+    button.innerHTML = `${escapeHtml(a.label)} <span class="num">${a.action}</span>`;
+    button.addEventListener("click", () => playAction(a.action));
+    actions.appendChild(button);
   }
 }
 
 async function playAction(action) {
   const session = app.session;
+  if (app.busy) return; // one move at a time
+  app.busy = true;
   for (const b of $("actions").querySelectorAll("button")) b.disabled = true;
+  $("picture").classList.add("busy");
   try {
-    const next = await api("POST", `/api/sessions/${session.session_id}/actions`, { action });
+    const next = await api("POST", `api/sessions/${session.session_id}/actions`, { action });
     applyArray(next, next.length - 1);
   } catch (error) {
     showError(error.message);
     for (const b of $("actions").querySelectorAll("button")) b.disabled = false;
+    app.updates += 1;
+    document.body.dataset.updates = String(app.updates);
+  } finally {
+    app.busy = false;
+    $("picture").classList.remove("busy");
   }
 }
 
@@ -279,12 +397,13 @@ function setupText(info) {
   $("text-view").hidden = false;
   $("mode-wrap").hidden = true;
   $("level-wrap").hidden = true;
+  $("seat-wrap").hidden = true;
   $("action-guide").innerHTML = `<p class="muted">Opponent: <b>${escapeHtml(info.agent || "none")}</b><br>` +
     `Jury: <b>${escapeHtml(info.jury || "default")}</b></p>`;
   $("strategy").addEventListener("input", updateCount);
   $("submit").addEventListener("click", submitStrategy);
   $("rejudge").addEventListener("click", async () => {
-    try { applyText(await api("POST", `/api/sessions/${app.session.session_id}/rejudge`)); }
+    try { applyText(await api("POST", `api/sessions/${app.session.session_id}/rejudge`)); }
     catch (error) { showError(error.message); }
   });
 }
@@ -298,7 +417,7 @@ async function submitStrategy() {
   showError("");
   $("submit").disabled = true;
   try {
-    applyText(await api("POST", `/api/sessions/${app.session.session_id}/actions`, { action: text }));
+    applyText(await api("POST", `api/sessions/${app.session.session_id}/actions`, { action: text }));
   } catch (error) {
     showError(error.message);
     $("submit").disabled = false;
@@ -309,7 +428,7 @@ function applyText(session) {
   app.session = session;
   clearTimeout(app.poll);
   const download = $("text-download");
-  download.href = `/api/sessions/${session.session_id}/history`;
+  download.href = `api/sessions/${session.session_id}/history`;
   download.setAttribute("download", `${session.game}-record.json`);
   download.hidden = !session.result && session.status !== "jury_unavailable";
   $("text-seatline").textContent = `You are Player ${session.seat}; your opponent (${session.agent}) is ` +
@@ -330,7 +449,7 @@ function applyText(session) {
   renderResults(session);
   if (session.status === "working") {
     app.poll = setTimeout(async () => {
-      try { applyText(await api("GET", `/api/sessions/${session.session_id}`)); }
+      try { applyText(await api("GET", `api/sessions/${session.session_id}`)); }
       catch (error) { showError(error.message); }
     }, 400);
   }

@@ -1,0 +1,132 @@
+"""Every registered array game, played to its end in Chromium by clicking its own picture.
+
+One browser page and one server host every game (each app mounted under /games/NAME/); the person
+plays against level 0 from a random seat, clicking a random playable ``data-action`` element of
+the picture (the action buttons only when the picture offers none). A screenshot of each finished
+game goes to a pytest tmp folder, and to $MAKEENV_SCREENSHOTS when it is set.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import shutil
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+import pytest
+
+from makeenv.registry import REGISTRY
+from tests.gui.conftest import assert_not_blank
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+ARRAY_GAMES = sorted(name for name, spec in REGISTRY.items() if spec.kind == "array")
+MAX_MOVES = 600
+RESULT = re.compile(r"You won!|You shared first place with .+\.|.+ won\. You lost\.|No winner: .+|"
+                    r"The game ended with no winner\.|Everybody shares first place: a draw\.")
+
+
+@pytest.fixture(scope="module")
+def host() -> Iterator[Callable[[str, Any], str]]:
+    """One uvicorn server; ``host(name, app)`` mounts an app at /games/NAME/ and returns its URL."""
+    from starlette.applications import Starlette
+    from starlette.routing import Mount
+
+    from makeenv.gui import ServerThread
+
+    root = Starlette()
+    with ServerThread(root) as server:
+        def mount(name: str, app: Any) -> str:
+            root.router.routes.append(Mount(f"/games/{name}", app=app))
+            return f"{server.url}games/{name}/"
+
+        yield mount
+
+
+@pytest.fixture(scope="module")
+def shared_page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, bypass_csp=True)  # see conftest.page
+    page = context.new_page()
+    page.set_default_timeout(30_000)  # generous: the test machine may be busy
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.js_errors = errors  # type: ignore[attr-defined]
+    yield page
+    context.close()
+
+
+@pytest.fixture(scope="module")
+def screenshots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("screenshots")
+
+
+# One round trip per move: where the page stands, and a point on a random playable element (or,
+# when the picture offers none, on a random action button) where a click really lands on it.
+NEXT_MOVE = """(r) => {
+  const text = (id) => document.getElementById(id).hidden ? "" : document.getElementById(id).innerText;
+  const where = { updates: Number(document.body.dataset.updates || 0), banner: text("banner"),
+                  error: text("error"), caption: text("caption") };
+  let targets = [...document.querySelectorAll("#board-svg [data-action].playable")];
+  where.picture = targets.length > 0;
+  if (!targets.length) targets = [...document.querySelectorAll("#actions button")];
+  if (where.banner || where.error || !targets.length) return where;
+  const target = targets[Math.floor(r * targets.length)];
+  target.scrollIntoView({ block: "center", inline: "center" });
+  const box = target.getBoundingClientRect();
+  where.action = target.getAttribute("data-action");
+  for (const [fx, fy] of [[.5, .5], [.3, .5], [.7, .5], [.5, .3], [.5, .7], [.3, .3], [.7, .7], [.3, .7], [.7, .3]]) {
+    const x = box.left + fx * box.width, y = box.top + fy * box.height;
+    if (target.contains(document.elementFromPoint(x, y))) { where.x = x; where.y = y; break; }
+  }
+  return where;
+}"""
+
+
+@pytest.mark.parametrize("game", ARRAY_GAMES)
+def test_play_a_whole_game_by_clicking_its_picture(game: str, host: Any, shared_page: Any, screenshots: Path) -> None:
+    from makeenv.gui import create_app
+
+    page = shared_page
+    app = create_app(game, level=0)
+    info = app.state.game.info()
+    labels = [a["label"] for a in info["actions"]]
+    private = {labels[a] for a in info["private_actions"]} - {labels[a] for a in range(len(labels))
+                                                              if a not in info["private_actions"]}
+    page.goto(host(game, app))
+    page.wait_for_function("Number(document.body.dataset.updates || 0) >= 1")
+    assert page.inner_text("#game-name") == game
+    rng = random.Random(game)
+    picture_clicks = button_clicks = 0
+    for _ in range(MAX_MOVES):
+        where = page.evaluate(NEXT_MOVE, rng.random())
+        assert not where["error"], f"{game}: {where['error']}"
+        if where["banner"]:  # the game is over (and shows every move now)
+            break
+        played = re.match(r"Bot \d+ played (.+)$", where["caption"])
+        assert not (played and played.group(1) in private), f"{game}: a private action was shown: {where['caption']!r}"
+        assert "action" in where, f"{game}: neither the picture nor the buttons offer a move"
+        assert "x" in where, f"{game}: the element of action {where['action']} is covered: a click cannot reach it"
+        page.mouse.click(where["x"], where["y"])
+        if where["picture"]:
+            picture_clicks += 1
+        else:
+            button_clicks += 1
+        page.wait_for_function(f"Number(document.body.dataset.updates) > {where['updates']}")
+    else:
+        pytest.fail(f"{game}: no end after {MAX_MOVES} moves")
+    banner = where["banner"]
+    assert RESULT.fullmatch(banner), banner
+    assert page.inner_text("#returns").startswith("Returns: ")
+    assert page.locator("#actions button").count() == 0 and page.locator("#board-svg .playable").count() == 0
+    if page.locator("#board-svg svg").count():  # an SVG game is played by clicking its picture
+        assert picture_clicks > 0, f"{game}: the picture offered nothing to click ({button_clicks} buttons)"
+    path = screenshots / f"{game}.png"
+    page.screenshot(path=str(path), full_page=True)
+    assert_not_blank(path)
+    if os.environ.get("MAKEENV_SCREENSHOTS"):
+        folder = Path(os.environ["MAKEENV_SCREENSHOTS"])
+        folder.mkdir(parents=True, exist_ok=True)
+        shutil.copy(path, folder / path.name)
+    assert not page.js_errors, page.js_errors
