@@ -100,7 +100,8 @@ def _file_digest(path: str, memo: dict[str, str]) -> str:
 def referee_module(env: "ArrayEnv") -> Any:
     """The compiled referee of ``env`` (its functions and parameters): ``_referee_template.py``."""
     functions = env.compiled_functions()
-    key = ("referee", tuple(id(f) for f in functions.values()), env.init_args, env.max_steps)
+    key = ("referee", tuple(id(f) for f in functions.values()), env.init_args, env.players, env.max_steps,
+           env.turn_limit)
     with _LOCK:
         module = _MODULES.get(key)
         if module is None:

@@ -174,44 +174,73 @@ _NOISE = (
 INTERNAL_FILE = re.compile(r"(_referee_template|_loop_template|makeenv_(referee|loop|live)_\w+)\.py$")
 
 
-def explain_compile_error(exc: BaseException) -> str:
-    """The cause of a numba compile error in one or two lines: the error, the file, line and code.
+def explain_compile_error(exc: BaseException, functions: dict[str, Any] | None = None) -> str:
+    """The cause of a numba compile error in one line: the error, the function, file, line and code.
 
     numba's messages are long (pipeline stages, resolution traces); the cause is the first
-    ``NameError``/``TypingError`` sentence and the innermost ``File "...", line N`` of the user's
-    code (makeenv's own templates are skipped when another place exists).
+    ``NameError``/``TypingError`` sentence, and the place is the innermost ``File "...", line N``
+    of the user's code (makeenv's own templates are skipped). When numba gives no place (an
+    undefined name), the innermost function it was compiling is looked up in ``functions``
+    (name -> function) and the line using the name is found in its source.
     """
     text = re.sub(r"\x1b\[[0-9;]*m", "", str(exc))
     lines = [line.rstrip() for line in text.splitlines()]
-    cause = ""
-    for line in lines:
+    cause, cause_at = "", 0
+    for i, line in enumerate(lines):
         stripped = line.strip()
         if not stripped or any(stripped.startswith(noise) for noise in _NOISE):
             continue
-        if stripped.startswith("File ") or stripped.startswith("^") or stripped.startswith(">"):
+        if stripped.startswith(("File ", "^", ">")):
             continue
-        cause = stripped
+        cause, cause_at = stripped, i
         break
     places = []
     for i, line in enumerate(lines):
         match = re.search(r'File "([^"]+)", line (\d+)', line)
-        if match:
+        if match and not INTERNAL_FILE.search(match.group(1)):
             code = ""
             for follow in lines[i + 1:i + 4]:
                 follow = follow.strip()
-                if follow and not follow.startswith(("File ", "^", "<source")):
+                if follow and not follow.startswith(("File ", "^", "<source", "def ")):
                     code = follow.lstrip("> ").strip()
                     break
             places.append((match.group(1), int(match.group(2)), code))
-    chosen = [p for p in places if not INTERNAL_FILE.search(p[0])] or places
+    callee = next((m.group(1) for line in lines[cause_at:]
+                   if (m := re.search(r"CPUDispatcher\(<function (\w+) at", line))), None)
     where = ""
-    if chosen:
-        path, line, code = chosen[-1]
-        short = path.replace("\\", "/").rsplit("/", 2)
-        shown = "/".join(short[-2:]) if len(short) > 1 else path
-        where = f" ({shown}, line {line}" + (f": `{code}`" if code else "") + ")"
-    cause = cause or type(exc).__name__
-    return f"{cause[:300]}{where}"
+    if places:
+        path, line, code = places[-1]
+        where = _place(path, line, code)
+    elif callee and functions and callee in functions:
+        where = _place_in_source(functions[callee], cause)
+    if callee and not where.startswith(f" in {callee}"):
+        where = f" in {callee}{where}"
+    return f"{(cause or type(exc).__name__)[:300]}{where}"
+
+
+def _place(path: str, line: int, code: str) -> str:
+    parts = path.replace("\\", "/").rsplit("/", 2)
+    shown = "/".join(parts[-2:]) if len(parts) > 1 else path
+    return f" ({shown}, line {line}" + (f": `{code}`" if code else "") + ")"
+
+
+def _place_in_source(function: Any, cause: str) -> str:
+    """``(file, line N: `code`)`` of the line of ``function`` that uses the name ``cause`` names."""
+    import inspect
+
+    name = re.search(r"name '(\w+)' is not defined|Untyped global name '(\w+)'", cause)
+    try:
+        py = getattr(function, "py_func", function)
+        source, first = inspect.getsourcelines(py)
+        path = inspect.getsourcefile(py) or ""
+    except (OSError, TypeError):
+        return ""
+    if name:
+        word = name.group(1) or name.group(2)
+        for offset, text in enumerate(source):
+            if re.search(rf"\b{re.escape(word)}\b", text):
+                return _place(path, first + offset, text.strip())
+    return _place(path, first, source[0].strip() if source else "")
 
 
 def strip_internal_names(text: str) -> str:

@@ -452,8 +452,9 @@ def _raise_compile_error(plan: Plan, agent_data: Any, exc: BaseException) -> Non
         problem = _probe_numba_agent(env, plan.agent, agent_data)
         if problem:
             raise E.AgentError(f"{env.name}: agent {describe(plan.agent)} {problem}") from None
-    cause = E.explain_compile_error(exc)
-    cause = re.sub(r"\((makeenv_\w+|_\w+_template)\.py, ", "(makeenv's game loop, ", cause)
+    functions = {name: f for name, f in env.compiled_functions().items() if f is not None}
+    functions.update({describe(bot.policy).rsplit(".", 1)[-1]: bot.policy for bot in plan.opponents})
+    cause = E.explain_compile_error(exc, functions)
     raise E.GameCompileError(
         f"{env.name}: numba could not compile the game: {E.strip_internal_names(cause)}. "
         "Run `makeenv check` on the game to see which contract function is at fault.") from None
