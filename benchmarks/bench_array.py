@@ -1,10 +1,13 @@
-"""Array-env speed: the generic runner vs a hand-fused loop, Python agents, and the CLI.
+"""Array-env speed: the runner vs a hand-fused loop and the seed's own run, Python agents, workers, the CLI.
 
-    python benchmarks/bench_array.py            # full run (about a minute on an idle core)
+    python benchmarks/bench_array.py            # full run (a few minutes on an idle 2-core machine)
     python benchmarks/bench_array.py --quick    # fewer games and repeats
+    VIS_ENV_DIR=/path/to/ENV python benchmarks/bench_array.py   # also the seed's own run, side by side
 
-Figures are medians of several repeats, after a warm-up (compilation excluded, except in the
-"cold" CLI figure). Everything runs on one core.
+The seed's reference implementation is the public vis/ENV library (github.com/ngoxuanphong/ENV):
+clone it anywhere (it is never part of this repository) and point VIS_ENV_DIR at it. Figures are
+medians of several repeats after a warm-up (compilation excluded, except in the "cold" CLI
+figure); ratios are medians of per-round ratios of contenders run back to back.
 """
 
 from __future__ import annotations
@@ -19,6 +22,8 @@ import sys
 import tempfile
 import time
 
+import importlib.util
+
 import numpy as np
 from numba import njit
 
@@ -26,6 +31,23 @@ import makeenv
 from makeenv.games.rock_paper_scissors import logic as L
 
 ENV = makeenv.make("RockPaperScissors")
+
+
+@njit(cache=True)
+def readme_agent(state, data):
+    """The README's idiom: a random agent calling the game through the env inside @njit."""
+    valid = ENV.getValidActions(state)
+    count = 0
+    for i in range(valid.shape[0]):
+        if valid[i] == 1.0:
+            count += 1
+    k = int(np.random.random() * count)
+    for i in range(valid.shape[0]):
+        if valid[i] == 1.0:
+            if k == 0:
+                return i, data
+            k -= 1
+    return 0, data
 
 
 # ---- agents ---------------------------------------------------------------------------------------
@@ -156,6 +178,82 @@ def bench_python(games: int, repeats: int) -> None:
           f"{(per_game - agent_per_game) * 1e6:.1f} us ({100 * (1 - share):.0f}%)")
 
 
+def load_seed_game(game: str):
+    """The seed's own env module of ``game`` from a local vis/ENV checkout (VIS_ENV_DIR), or None."""
+    root = os.environ.get("VIS_ENV_DIR")
+    if not root:
+        return None
+    path = os.path.join(root, "src", "Base", game, "env.py")
+    if not os.path.isfile(path):
+        raise SystemExit(f"VIS_ENV_DIR={root!r} has no src/Base/{game}/env.py; point it at a vis/ENV checkout")
+    if root not in sys.path:
+        sys.path.insert(0, root)
+    spec = importlib.util.spec_from_file_location(f"vis_env_{game}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def bench_seed(games: int, repeats: int) -> None:
+    seed_env = load_seed_game("RockPaperScissors")
+    if seed_env is None:
+        print("seed's own run: skipped (set VIS_ENV_DIR to a local checkout of github.com/ngoxuanphong/ENV)")
+        return
+    seed_valid = seed_env.getValidActions
+
+    @njit
+    def seed_agent(state, per):
+        """The same random agent, written against the seed's env module."""
+        valid = seed_valid(state)
+        count = 0
+        for i in range(valid.shape[0]):
+            if valid[i] == 1.0:
+                count += 1
+        k = int(np.random.random() * count)
+        for i in range(valid.shape[0]):
+            if valid[i] == 1.0:
+                if k == 0:
+                    return i, per
+                k -= 1
+        return 0, per
+
+    per = np.array([[0.0]])
+    seed_env.run(seed_agent, 1000, per, 0)
+    ENV.run(readme_agent, 1000, None, 0, seed=1)
+    contenders = {"seed": lambda n: seed_env.run(seed_agent, n, per, 0),
+                  "makeenv": lambda n: ENV.run(readme_agent, n, None, 0, seed=1)}
+    seed_games = max(games // 10, 10_000)
+    rates: dict[str, list[float]] = {name: [] for name in contenders}
+    for _ in range(repeats):
+        for name, fn in contenders.items():
+            n = seed_games if name == "seed" else games
+            start = time.perf_counter()
+            fn(n)
+            rates[name].append(n / (time.perf_counter() - start))
+    ratio = statistics.median(m / s for m, s in zip(rates["makeenv"], rates["seed"]))
+    print(f"a user-written @njit random agent vs level 0, the seed's run(agent, n, per, 0) vs makeenv's env.run "
+          f"({repeats} interleaved rounds):")
+    print(f"  seed's own run (vis/ENV RockPaperScissors)       {statistics.median(rates['seed']):>12,.0f} games/s")
+    print(f"  makeenv env.run (README idiom)                   {statistics.median(rates['makeenv']):>12,.0f} games/s"
+          f"   {ratio:.1f}x the seed's run")
+
+
+def bench_workers(games: int, repeats: int) -> None:
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    workers = min(2, cores)
+    ENV.run("random", 1000, None, 0, seed=1, workers=workers)
+    rates: dict[int, list[float]] = {1: [], workers: []}
+    for _ in range(repeats):
+        for count in rates:
+            start = time.perf_counter()
+            ENV.run("random", games, None, 0, seed=1, workers=count)
+            rates[count].append(games / (time.perf_counter() - start))
+    ratio = statistics.median(b / a for a, b in zip(rates[1], rates[workers]))
+    print(f"built-in random agent, {games:,} games, workers=1 vs workers={workers} ({cores} cores, {repeats} rounds):")
+    print(f"  workers=1 {statistics.median(rates[1]):>12,.0f} games/s   workers={workers} "
+          f"{statistics.median(rates[workers]):>12,.0f} games/s   {ratio:.2f}x")
+
+
 def _cli() -> list[str]:
     exe = shutil.which("makeenv")
     return [exe] if exe else [sys.executable, "-c", "from makeenv.cli import main; main()"]
@@ -181,11 +279,18 @@ def bench_cli(repeats: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer games and repeats")
+    parser.add_argument("--workers-games", type=int, default=None,
+                        help="games of the workers comparison (default 30,000,000; --quick 3,000,000)")
     args = parser.parse_args()
     numba_games, python_games, repeats = (300_000, 5_000, 5) if args.quick else (1_000_000, 20_000, 9)
-    print(f"makeenv {makeenv.__version__}, numba {__import__('numba').__version__}, one core")
+    worker_games = args.workers_games or (3_000_000 if args.quick else 30_000_000)
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"makeenv {makeenv.__version__}, numba {__import__('numba').__version__}; load average {load:.1f} "
+          "(ratios are fair under load, absolute rates are not)")
     bench_numba(numba_games, repeats)
+    bench_seed(numba_games, repeats)
     bench_python(python_games, repeats)
+    bench_workers(worker_games, 3)
     bench_cli(3)
 
 
