@@ -94,10 +94,12 @@ def play_one(agent_data, bot_data, slot_fn, seat_slot, me, stats, winners, retur
     truncated = now == TRUNCATED
     count = settle(env, truncated, winners, returns)
     record(stats, me, winners, returns, count, steps, truncated)
-    # final turns: every player sees its final state (the action is ignored)
+    # final turns: every player sees its final state (the action is ignored; the built-in random
+    # agent has no memory, so its final turns are skipped)
     for p in range(N_PLAYERS):
         if p == me:
-            _, agent_data = agent(getPlayerState(env, p), agent_data)
+            if AGENT_KIND != "random":
+                _, agent_data = agent(getPlayerState(env, p), agent_data)
         elif not BOTS_RANDOM:
             slot = seat_slot[p]
             call_bot(slot_fn[slot], getPlayerState(env, p), bot_data[slot])
