@@ -42,6 +42,18 @@ register(EnvSpec(
     description="Two players pick scissors, rock or paper; a tie replays the round (array env).",
 ))
 register(EnvSpec(
+    id="Breakthrough",
+    kind="array",
+    entry_point="makeenv.games.breakthrough",
+    description="Two rows of pieces each on 8x8, step forward, capture diagonally, reach the far row; OpenSpiel's breakthrough rules (array env).",
+))
+register(EnvSpec(
+    id="Hex",
+    kind="array",
+    entry_point="makeenv.games.hex",
+    description="Place stones on an 11x11 rhombus of hexagons to join your two edges; OpenSpiel's hex rules, no swap (array env).",
+))
+register(EnvSpec(
     id="KuhnPoker",
     kind="array",
     entry_point="makeenv.games.kuhn_poker",

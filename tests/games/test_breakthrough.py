@@ -1,0 +1,252 @@
+"""Breakthrough: the contract, the rules replayed against OpenSpiel, the bots, the drawings."""
+
+from __future__ import annotations
+
+import random
+import xml.etree.ElementTree as ET
+
+import numpy as np
+import pytest
+
+import makeenv
+from makeenv.games.breakthrough import bots as B
+from makeenv.games.breakthrough import draw as D
+from makeenv.games.breakthrough import logic as L
+
+pyspiel = pytest.importorskip("pyspiel")
+
+GAME = pyspiel.load_game("breakthrough")
+ENV = makeenv.make("Breakthrough")
+
+
+def test_check_env_passes():
+    ok, problems = makeenv.check_env(ENV)
+    assert ok, problems
+    assert (ENV.getActionSize(), ENV.getStateSize(), ENV.getAgentSize()) == (192, 74, 2)
+
+
+# ---- the same games as OpenSpiel ---------------------------------------------------------------
+
+def openspiel_action(action: int, env: np.ndarray) -> int:
+    """OpenSpiel's id of our ``action`` for the player to move in ``env``:
+    2 * (square * 6 + direction) + capture, directions 0..2 Black's and 3..5 White's."""
+    player = L.getCurrentPlayer(env)
+    square, step = divmod(action, L.NUM_STEPS)
+    target = L.TARGET[player, action]
+    capture = int(env[L.E_BOARD + target] not in (L.EMPTY, L.BLACK_PIECE + player))
+    return 2 * (square * 6 + 3 * player + step) + capture
+
+
+def our_action(os_action: int) -> int:
+    """Our id of an OpenSpiel action (the capture bit and the mover are implied by the board)."""
+    square, direction = divmod(os_action // 2, 6)
+    return square * L.NUM_STEPS + direction % 3
+
+
+def expected_state(os_state, seat: int) -> np.ndarray:
+    """Our state layout built from OpenSpiel's view (planes black, white, empty; square row * 8 + col)."""
+    planes = np.asarray(os_state.observation_tensor(seat)).reshape(3, 64)
+    board = 1.0 * planes[seat] + 2.0 * planes[1 - seat]
+    over = os_state.is_terminal()
+    returns = os_state.returns()
+    history = os_state.history()
+    last_from = last_to = 0.0
+    if history:
+        square, direction = divmod(history[-1] // 2, 6)
+        last_from = square + 1.0
+        last_to = square + (1 if direction < 3 else -1) * 8 + (direction % 3 - 1) + 1.0
+    flags = [float(seat), float(not over and os_state.current_player() == seat), float(over),
+             float(over and returns[seat] > 0), float(over and returns[seat] < 0),
+             planes[seat].sum(), planes[1 - seat].sum(), float(len(history)), last_from, last_to]
+    return np.concatenate([board, flags])
+
+
+def test_same_games_as_openspiel():
+    """Random games replayed in both: legal moves (capture bits included), player to move, states,
+    ends and returns agree."""
+    rng = random.Random(2024)
+    for game in range(1000):
+        os_state, env = GAME.new_initial_state(), L.initEnv()
+        while True:
+            if game % 10 == 0:  # the full states of both seats in a tenth of the games
+                for seat in (0, 1):
+                    np.testing.assert_array_equal(L.getPlayerState(env, seat), expected_state(os_state, seat))
+            if os_state.is_terminal():
+                break
+            assert L.checkEnded(env) == -1
+            assert L.getCurrentPlayer(env) == os_state.current_player()
+            state = L.getAgentState(env)
+            ours = np.flatnonzero(L.getValidActions(state))
+            legal = os_state.legal_actions()
+            assert [openspiel_action(int(a), env) for a in ours] == legal
+            if game % 10 == 1:
+                assert [a for a in range(-1, 193) if L.isValidAction(state, a)] == list(ours)
+            os_action = rng.choice(legal)
+            os_state.apply_action(os_action)
+            L.stepEnv(our_action(os_action), env)
+        returns = os_state.returns()
+        assert L.checkEnded(env) == returns.index(1.0)
+        assert [L.getReward(L.getPlayerState(env, p)) for p in (0, 1)] == [int(r > 0) for r in returns]
+        assert not L.getValidActions(L.getPlayerState(env, 0)).any()
+
+
+def random_position(rng: random.Random, moves: int) -> np.ndarray:
+    """The env after up to ``moves`` random moves (stops early at the end of the game)."""
+    env = L.initEnv()
+    for _ in range(moves):
+        if L.checkEnded(env) != -1:
+            break
+        L.stepEnv(int(rng.choice(np.flatnonzero(L.getValidActions(L.getAgentState(env))))), env)
+    return env
+
+
+def test_capturing_the_last_piece_wins():
+    """OpenSpiel's second way to win (its IsTerminal and Returns): White takes Black's last piece.
+    OpenSpiel cannot start from a set-up position, so this one is checked on ours alone."""
+    env = L.initEnv()
+    env[L.E_BOARD:L.E_BOARD + 64] = L.EMPTY
+    env[L.E_BOARD + 3 * 8 + 3] = L.BLACK_PIECE   # d5
+    env[L.E_BOARD + 4 * 8 + 4] = L.WHITE_PIECE   # e4
+    env[L.E_BOARD + 7 * 8 + 0] = L.WHITE_PIECE   # a1
+    env[L.E_PIECES], env[L.E_PIECES + 1], env[L.E_PLAYER] = 1.0, 2.0, 1.0
+    take = 4 * 8 + 4  # e4 takes d5: towards file a
+    assert L.isValidAction(L.getAgentState(env), take * 3 + 0)
+    L.stepEnv(take * 3 + 0, env)
+    assert L.checkEnded(env) == 1 and env[L.E_PIECES] == 0.0
+    assert L.getReward(L.getPlayerState(env, 1)) == 1 and L.getReward(L.getPlayerState(env, 0)) == 0
+
+
+def test_illegal_steps_leave_the_env_unchanged():
+    env = L.initEnv()
+    before = env.copy()
+    for action in (-1, 192, 0, 1, 3 * 8 * 3 + 1, 6 * 8 * 3 + 1):  # off range, Black's back row blocked, White's pieces
+        L.stepEnv(action, env)
+        np.testing.assert_array_equal(env, before)
+
+
+def test_sample_env_rebuilds_the_env():
+    rng = random.Random(3)
+    for _ in range(300):
+        env = random_position(rng, rng.randrange(0, 90))
+        for seat in (0, 1):
+            state = L.getPlayerState(env, seat)
+            if state[L.S_MY_TURN] or state[L.S_OVER]:
+                rebuilt = L.sampleEnv(state)
+                if state[L.S_OVER]:  # a finished game's state does not say whose turn it was
+                    rebuilt[L.E_PLAYER] = env[L.E_PLAYER]
+                np.testing.assert_array_equal(rebuilt, env)
+
+
+def openspiel_random_outcomes(games: int, seed: int) -> tuple[np.ndarray, float]:
+    """Fractions of (Black wins, White wins) and the mean length of uniform random games."""
+    rng = random.Random(seed)
+    counts, moves = np.zeros(2), 0
+    for _ in range(games):
+        state = GAME.new_initial_state()
+        while not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions()))
+            moves += 1
+        counts[0 if state.returns()[0] > 0 else 1] += 1
+    return counts / games, moves / games
+
+
+def test_random_play_matches_openspiel():
+    """Uniform random play: the same outcome distribution and game length as OpenSpiel's."""
+    results = ENV.evaluate("random", 20_000, np.zeros(2), seed=1)   # agent data as check_env passes: one compiled loop
+    first, second = results.by_seat
+    ours = np.array([first.wins / first.games, second.wins / second.games])
+    assert results.draws == 0
+    theirs, their_length = openspiel_random_outcomes(2_000, seed=1)
+    np.testing.assert_allclose(ours, theirs, atol=0.05)           # about 4.5 standard errors
+    np.testing.assert_allclose(ours, [0.511, 0.489], atol=0.03)   # OpenSpiel, 10^5 games
+    assert abs(results.mean_steps - their_length) < 1.6 and abs(results.mean_steps - 64.13) < 0.5
+
+
+# ---- the bots ------------------------------------------------------------------------------------
+
+def test_evaluation_is_the_same_for_both_sides():
+    """evaluate(env, 0) == -evaluate(env, 1): one score, seen from either side."""
+    rng = random.Random(5)
+    for _ in range(200):
+        env = random_position(rng, rng.randrange(0, 80))
+        assert B.evaluate(env, 0) == pytest.approx(-B.evaluate(env, 1))
+
+
+def position(black: list[str], white: list[str], to_move: int) -> np.ndarray:
+    """An env with pieces on the named squares ("e4") and ``to_move`` to play."""
+    env = L.initEnv()
+    env[L.E_BOARD:L.E_BOARD + 64] = L.EMPTY
+    for names, piece in ((black, L.BLACK_PIECE), (white, L.WHITE_PIECE)):
+        for name in names:
+            env[L.E_BOARD + (8 - int(name[1])) * 8 + ord(name[0]) - ord("a")] = piece
+    env[L.E_PIECES], env[L.E_PIECES + 1], env[L.E_PLAYER] = len(black), len(white), to_move
+    return env
+
+
+def test_bots_win_and_stop_a_breakthrough():
+    # White to move can step onto rank 8 (b7-b8) and win
+    env = position(["a8", "h8", "c4"], ["b7", "a1", "h2"], to_move=1)
+    for bot in (B.greedy, B.mcts):
+        action, _ = bot(L.getAgentState(env), np.zeros(16))
+        assert L.TARGET[1, action] // 8 == 0
+    # Black to move: White's b7 reaches rank 8 next move unless a8 takes it
+    env = position(["a8", "h8", "d5"], ["b7", "a1", "h2"], to_move=0)
+    for bot in (B.greedy, B.mcts):
+        action, _ = bot(L.getAgentState(env), np.zeros(16))
+        assert D.move_name(action, 0, L.getAgentState(env)[:64]) == "a8xb7"
+
+
+def test_levels_beat_random():
+    level1 = ENV.evaluate("random", 300, level=1, seed=3)
+    level2 = ENV.evaluate("random", 30, level=2, seed=3)
+    assert level1.win_rate < 0.03  # measured: 0 of 1,000
+    assert level2.win_rate < 0.1   # measured: 0 of 200
+
+
+@pytest.mark.slow
+def test_level2_beats_level1():
+    results = ENV.evaluate(ENV.bot(2), 40, np.zeros(16), level=1, seed=4)
+    assert results.win_rate >= 0.65  # measured: 84% of 400
+
+
+# ---- drawings and words --------------------------------------------------------------------------
+
+def test_render_and_descriptions_along_random_games():
+    rng = random.Random(9)
+    for _ in range(6):
+        env = L.initEnv()
+        while True:
+            for seat in (0, 1):
+                state = L.getPlayerState(env, seat)
+                svg = ET.fromstring(D.render(state))
+                clickable = sorted(int(e.get("data-action")) for e in svg.iter() if e.get("data-action") is not None)
+                expected = list(np.flatnonzero(L.getValidActions(state))) if state[L.S_MY_TURN] else []
+                assert clickable == expected
+                text = D.describe_state(state)
+                rows = [line for line in text.splitlines() if line[:3].strip().isdigit()]
+                assert len(rows) == 8
+                assert sum(row.count("X") for row in rows) == state[L.S_MY_PIECES]
+                assert sum(row.count("O") for row in rows) == state[L.S_THEIR_PIECES]
+                if state[L.S_MY_TURN]:
+                    assert text.count("(action ") == len(expected)
+            if L.checkEnded(env) != -1:
+                break
+            L.stepEnv(int(rng.choice(np.flatnonzero(L.getValidActions(L.getAgentState(env))))), env)
+        winner = L.checkEnded(env)
+        assert "You won!" in D.render(L.getPlayerState(env, winner))
+        assert "Game over: you lost." in D.describe_state(L.getPlayerState(env, 1 - winner))
+    assert D.describe_action(4 * 8 * 3 + 3 * 3 + 1) == "Step the piece on d4 straight forward (to d5 for White, to d3 for Black)"
+    assert D.describe_action(0) == "Step the piece on a8 off the board (never legal)"
+    assert "Unknown" in D.describe_action(192)
+    with pytest.raises(ValueError, match="length 74"):
+        D.render(np.zeros(5))
+
+
+def test_render_turns_the_board_for_black():
+    """Each player sees their own home row at the bottom: Black's pieces start low on Black's picture."""
+    env = L.initEnv()
+    for seat in (0, 1):
+        svg = ET.fromstring(D.render(L.getPlayerState(env, seat)))
+        rings = [float(c.get("cy")) for c in svg.iter("{http://www.w3.org/2000/svg}circle")
+                 if c.get("stroke") == D.BLUE]
+        assert len(rings) == 16 and min(rings) > D.TOP + 6 * D.SQUARE   # my pieces on the two bottom rows

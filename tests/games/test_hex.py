@@ -1,0 +1,260 @@
+"""Hex: the contract, the rules replayed against OpenSpiel, the bots, the drawings."""
+
+from __future__ import annotations
+
+import random
+import xml.etree.ElementTree as ET
+
+import numpy as np
+import pytest
+
+import makeenv
+from makeenv.games.hex import bots as B
+from makeenv.games.hex import draw as D
+from makeenv.games.hex import logic as L
+
+pyspiel = pytest.importorskip("pyspiel")
+
+GAME = pyspiel.load_game("hex")
+ENV = makeenv.make("Hex")
+
+
+def test_check_env_passes():
+    ok, problems = makeenv.check_env(ENV)
+    assert ok, problems
+    assert (ENV.getActionSize(), ENV.getStateSize(), ENV.getAgentSize()) == (121, 128, 2)
+
+
+def test_openspiel_defaults():
+    """The rules we follow: OpenSpiel's default hex is 11x11 without the swap rule."""
+    params = GAME.get_parameters()
+    assert (params["num_rows"], params["num_cols"], params["swap"]) == (11, 11, False)
+    assert GAME.num_distinct_actions() == L.NUM_CELLS
+
+
+# ---- the same games as OpenSpiel ---------------------------------------------------------------
+
+def expected_state(os_state, seat: int) -> np.ndarray:
+    """Our state layout built from OpenSpiel's board string ("x" Black, "o" White, "." empty)."""
+    marks = os_state.observation_string(seat).split()
+    mine, theirs = ("x", "o") if seat == 0 else ("o", "x")
+    board = [1.0 if m == mine else 2.0 if m == theirs else 0.0 for m in marks]
+    over = os_state.is_terminal()
+    returns = os_state.returns()
+    history = os_state.history()
+    flags = [float(seat), float(not over and os_state.current_player() == seat), float(over),
+             float(over and returns[seat] > 0), float(over and returns[seat] < 0), float(len(history)),
+             history[-1] + 1.0 if history else 0.0]
+    return np.array(board + flags)
+
+
+def test_same_games_as_openspiel():
+    """Random games replayed in both: legal cells, player to move, states, ends and returns agree."""
+    rng = random.Random(2024)
+    for game in range(700):
+        os_state, env = GAME.new_initial_state(), L.initEnv()
+        full = game % 20 == 0  # the full states of both seats at every step of a twentieth of the games
+        while True:
+            if full:
+                for seat in (0, 1):
+                    np.testing.assert_array_equal(L.getPlayerState(env, seat), expected_state(os_state, seat))
+            if os_state.is_terminal():
+                break
+            assert L.checkEnded(env) == -1
+            assert L.getCurrentPlayer(env) == os_state.current_player()
+            legal = os_state.legal_actions()
+            state = L.getAgentState(env)
+            assert np.flatnonzero(L.getValidActions(state)).tolist() == legal
+            if full:
+                assert [a for a in range(-1, 123) if L.isValidAction(state, a)] == legal
+            action = rng.choice(legal)
+            os_state.apply_action(action)
+            L.stepEnv(action, env)
+        returns = os_state.returns()
+        assert L.checkEnded(env) == returns.index(1.0)
+        assert [L.getReward(L.getPlayerState(env, p)) for p in (0, 1)] == [int(r > 0) for r in returns]
+        assert not L.getValidActions(L.getPlayerState(env, 0)).any()
+
+
+def random_position(rng: random.Random, moves: int) -> np.ndarray:
+    """The env after up to ``moves`` random stones (stops early at the end of the game)."""
+    env = L.initEnv()
+    for _ in range(moves):
+        if L.checkEnded(env) != -1:
+            break
+        L.stepEnv(int(rng.choice(np.flatnonzero(L.getValidActions(L.getAgentState(env))))), env)
+    return env
+
+
+def test_which_diagonal_joins():
+    """Cell (r, c) touches (r + 1, c - 1), not (r + 1, c + 1): Black's eleven stones on the diagonal
+    k1..a11 win, on the diagonal a1..k11 they do not. Checked in both implementations."""
+    white = list(range(1, 10)) + [10 * 11 + 1]        # b1..j1 and b11: never joins left to right
+    for diagonal, black_wins in (([r * 11 + 10 - r for r in range(11)], True), ([r * 12 for r in range(11)], False)):
+        os_state, env = GAME.new_initial_state(), L.initEnv()
+        for move in range(11):
+            for cell in [diagonal[move]] + ([white[move]] if move < 10 else []):
+                os_state.apply_action(cell)
+                L.stepEnv(cell, env)
+        assert os_state.is_terminal() == black_wins == (L.checkEnded(env) == 0)
+        assert L.checkEnded(env) == (0 if black_wins else -1)
+
+
+def test_illegal_moves_leave_the_env_unchanged():
+    env = random_position(random.Random(1), 10)
+    before = env.copy()
+    occupied = int(np.flatnonzero(env[:121])[0])
+    for action in (-1, 121, occupied):
+        L.stepEnv(action, env)
+        np.testing.assert_array_equal(env, before)
+
+
+def test_sample_env_rebuilds_the_env():
+    """The rebuilt union-find may link stones differently, but groups and everything else agree."""
+    rng = random.Random(3)
+    for _ in range(200):
+        env = random_position(rng, rng.randrange(0, 121))
+        for seat in (0, 1):
+            state = L.getPlayerState(env, seat)
+            if state[L.S_MY_TURN] or state[L.S_OVER]:
+                rebuilt = L.sampleEnv(state)
+                if state[L.S_OVER]:  # a finished game's state does not say whose turn it was
+                    rebuilt[L.E_PLAYER] = env[L.E_PLAYER]
+                parent = slice(L.E_PARENT, L.E_PARENT + L.NUM_NODES)
+                np.testing.assert_array_equal(np.delete(rebuilt, np.r_[parent]), np.delete(env, np.r_[parent]))
+                assert groups(rebuilt) == groups(env)
+
+
+def groups(env: np.ndarray) -> set[frozenset[int]]:
+    """The union-find's groups as sets of nodes."""
+    parent = env[L.E_PARENT:L.E_PARENT + L.NUM_NODES]
+    by_root: dict[int, set[int]] = {}
+    for node in range(L.NUM_NODES):
+        root = L.find(parent.copy(), node)
+        by_root.setdefault(root, set()).add(node)
+    return {frozenset(g) for g in by_root.values()}
+
+
+def test_random_play_matches_openspiel():
+    """Uniform random play: the same outcome distribution and game length as OpenSpiel's."""
+    results = ENV.evaluate("random", 20_000, np.zeros(2), seed=1)   # agent data as check_env passes: one compiled loop
+    first, second = results.by_seat
+    ours = np.array([first.wins / first.games, second.wins / second.games])
+    assert results.draws == 0
+    rng = random.Random(1)
+    counts, moves = np.zeros(2), 0
+    for _ in range(1_000):
+        state = GAME.new_initial_state()
+        while not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions()))
+            moves += 1
+        counts[0 if state.returns()[0] > 0 else 1] += 1
+    np.testing.assert_allclose(ours, counts / 1_000, atol=0.07)   # about 4.5 standard errors
+    np.testing.assert_allclose(ours, [0.523, 0.477], atol=0.03)    # OpenSpiel, 3 * 10^5 games
+    assert abs(results.mean_steps - moves / 1_000) < 1.6 and abs(results.mean_steps - 107.51) < 0.35
+
+
+# ---- the bots ------------------------------------------------------------------------------------
+
+def test_a_filled_board_names_the_first_to_connect():
+    """The playouts' shortcut: filling the empty cells in turn and looking at the full board gives
+    the winner that playing the same stones one by one (the rules) gives."""
+    rng = random.Random(4)
+    for _ in range(300):
+        env = random_position(rng, rng.randrange(0, 60))
+        if L.checkEnded(env) != -1:
+            continue
+        filled = env.copy()
+        winner = B.fill_playout(filled, np.empty(121, np.int64), np.empty(121, np.int64), np.empty(121, np.bool_))
+        mover = int(env[L.E_PLAYER])
+        order = [c for c in range(121) if env[c] == L.EMPTY]
+        # the stones the playout put down, in the order it put them: alternate colours from the mover
+        mine = [c for c in order if filled[c] == L.BLACK_STONE + mover]
+        theirs = [c for c in order if filled[c] != L.BLACK_STONE + mover]
+        stepped = env.copy()
+        for a, b in zip(mine, theirs + [None]):
+            for cell in (a, b):
+                if cell is not None and L.checkEnded(stepped) == -1:
+                    L.stepEnv(cell, stepped)
+        assert L.checkEnded(stepped) == winner
+
+
+def test_shortest_path_distance():
+    """edge_distance counts the empty cells a player still needs, walking around the opponent."""
+    queue, dist = np.empty(2 * 121 + 1, np.int64), np.empty(121, np.int64)
+    board = np.zeros(121)
+    assert B.edge_distance(board, 0, queue, dist) == 11 and B.edge_distance(board, 1, queue, dist) == 11
+    for row in range(11):
+        if row != 4:
+            board[row * 11 + 3] = L.BLACK_STONE      # column d but d5
+    assert B.edge_distance(board, 0, queue, dist) == 1
+    board[4 * 11 + 3] = L.WHITE_STONE                # White on d5: Black goes round through two cells
+    assert B.edge_distance(board, 0, queue, dist) == 2
+    assert B.edge_distance(board, 1, queue, dist) == 10   # White crosses on row 5 through its own d5
+    board[4 * 11:5 * 11] = L.WHITE_STONE             # all of row 5: White has joined, Black is cut off
+    assert B.edge_distance(board, 1, queue, dist) == 0 and B.edge_distance(board, 0, queue, dist) == B.FAR
+
+
+def test_bots_win_and_block():
+    # Black to move, one stone from joining: both bots take it
+    env = L.initEnv()
+    black = [r * 11 + 3 for r in range(11) if r != 7]
+    white = [r * 11 + 9 for r in range(10)]
+    for b, w in zip(black, white):
+        L.stepEnv(b, env)
+        L.stepEnv(w, env)
+    assert L.checkEnded(env) == -1 and L.getCurrentPlayer(env) == 0
+    for bot in (B.shortest_path, B.mcts):
+        action, _ = bot(L.getAgentState(env), np.zeros(16))
+        child = L.stepEnv(action, env.copy())
+        assert L.checkEnded(child) == 0
+
+
+def test_levels_beat_random():
+    level1 = ENV.evaluate("random", 200, level=1, seed=3)
+    level2 = ENV.evaluate("random", 10, level=2, seed=3)
+    assert level1.win_rate < 0.03  # measured: 0 of 1,000
+    assert level2.win_rate < 0.2   # measured: 0 of 100
+
+
+@pytest.mark.slow
+def test_level2_beats_level1():
+    results = ENV.evaluate(ENV.bot(2), 20, np.zeros(16), level=1, seed=4)
+    assert results.win_rate >= 0.7  # measured: 94% of 100
+
+
+# ---- drawings and words --------------------------------------------------------------------------
+
+def test_render_and_descriptions_along_random_games():
+    rng = random.Random(9)
+    for _ in range(3):
+        env = L.initEnv()
+        while True:
+            for seat in (0, 1):
+                state = L.getPlayerState(env, seat)
+                svg = ET.fromstring(D.render(state))
+                clickable = sorted(int(e.get("data-action")) for e in svg.iter() if e.get("data-action") is not None)
+                expected = np.flatnonzero(L.getValidActions(state)).tolist() if state[L.S_MY_TURN] else []
+                assert clickable == expected
+                rows = [line for line in D.describe_state(state).splitlines() if line[:3].strip().isdigit()]
+                assert len(rows) == 11
+                assert sum(row[4:].count("X") for row in rows) == (state[:121] == 1.0).sum()
+                assert sum(row[4:].count("O") for row in rows) == (state[:121] == 2.0).sum()
+            if L.checkEnded(env) != -1:
+                break
+            L.stepEnv(int(rng.choice(np.flatnonzero(L.getValidActions(L.getAgentState(env))))), env)
+        winner = L.checkEnded(env)
+        won = D.render(L.getPlayerState(env, winner))
+        assert "You won!" in won and 'stroke-width="3.5"' in won   # the winning chain is ringed
+        assert "Game over: you lost." in D.describe_state(L.getPlayerState(env, 1 - winner))
+    assert [D.describe_action(a) for a in (0, 60, 120)] == [
+        "Place a stone on a1 (column a, row 1)", "Place a stone on f6 (column f, row 6)",
+        "Place a stone on k11 (column k, row 11)"]
+    assert "Unknown" in D.describe_action(121)
+    with pytest.raises(ValueError, match="length 128"):
+        D.render(np.zeros(5))
+
+
+def test_cell_names_are_openspiels():
+    state = GAME.new_initial_state()
+    assert [D.cell_name(a) for a in range(121)] == [state.action_to_string(0, a) for a in range(121)]
