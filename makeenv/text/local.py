@@ -378,7 +378,8 @@ class LocalModel:
 
         tokens = list(tokens)
         if len(tokens) + max_tokens > self.n_ctx:
-            raise ValueError(f"{len(tokens)} prompt tokens + max_tokens={max_tokens} exceed the context of {self.n_ctx}")
+            raise ValueError(f"{len(tokens)} prompt tokens + max_tokens={max_tokens} exceed the context "
+                             f"of {self.n_ctx}")
         rng = random.Random(seed)
         logits = self.next_token_logits(tokens)
         out: list[int] = []
@@ -477,9 +478,9 @@ class LocalJury(Jury):
 
     ``LocalJury(options=["Player 0", "Player 1"], jury_size=11, model_path=None, temperature=0.0,
     seed=0, n_ctx=2048, questions=JUROR_QUESTIONS, quorum=None, drop_jury_directed=True)``
-    (``drop_jury_directed=False`` turns the filter of ``strip_jury_directed`` off, for comparison). Each ballot's ``scores`` maps
-    every option to the juror's rating (log-odds of "Yes" to the juror's question about it);
-    ``raw_answer`` shows the question and both scores.
+    (``drop_jury_directed=False`` turns the filter of ``strip_jury_directed`` off, for comparison).
+    Each ballot's ``scores`` maps every option to the juror's rating (log-odds of "Yes" to the
+    juror's question about it); ``raw_answer`` shows the question and both scores.
     """
 
     def __init__(self, options: Sequence[str], jury_size: int = 5, *, model_path: str | os.PathLike[str] | None = None,

@@ -48,7 +48,9 @@ class LlamaServer:
 
     def start(self) -> "LlamaServer":
         self._log = open(self.log_path, "wb")
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        # passive OpenMP waiting, as makeenv.text.local sets for itself: spinning threads slow
+        # llama.cpp down many times over when the machine is busy
+        env = {"OMP_WAIT_POLICY": "PASSIVE", **os.environ, "PYTHONUNBUFFERED": "1"}
         self.process = subprocess.Popen(self.command, stdout=self._log, stderr=subprocess.STDOUT, env=env)
         deadline = time.monotonic() + SERVER_START_TIMEOUT_S
         while time.monotonic() < deadline:

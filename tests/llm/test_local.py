@@ -220,7 +220,7 @@ def test_agent_writes_a_reproducible_strategy() -> None:
     first = LocalAgent(seed=3, max_tokens=40)(AGENT_OBSERVATION)
     # Whatever the shared model evaluates in between (a jury reusing cached prefixes, a prompt
     # that starts like the agent's), the same seed and observation give the same text.
-    LocalJury(OPTIONS, 3).evaluate(SCENARIO, {"Player 0": first, "Player 1": WEAK})
+    LocalJury(OPTIONS, 1).evaluate(SCENARIO, {"Player 0": first, "Player 1": WEAK})
     LocalAgent(seed=4, max_tokens=5)(AGENT_OBSERVATION + " Be brief.")
     again = LocalAgent(seed=3, max_tokens=40)(AGENT_OBSERVATION)
     assert first and first == again and isinstance(first, str)
