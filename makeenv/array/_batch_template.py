@@ -8,10 +8,12 @@ the opponents' moves come from the loop module's ``bot_move``. This file only ar
 side by side: the agent's move in each, the bots' replies until the agent is to move again, and
 a new game (seats dealt as the runner deals them) as soon as one ends.
 
-The games are split in ``chunks``; each chunk is stepped by one thread with numba's generator
-seeded from ``seeds[chunk]``, so a batch is reproducible for a given seed and chunk count
-whatever the number of threads. Compiled code never raises: each chunk fills its own error
-record and ``status`` entry, and Python raises from them.
+The games are split in ``chunks``; each chunk is stepped by one call of ``step_chunk`` with
+numba's generator seeded from ``seeds[chunk]``, so a batch is reproducible for a given seed and
+chunk count whatever the number of threads. A chunk copies each game's env, state and seats into
+arrays of its own before playing it: the game's functions then never get views of the batch's
+arrays, whose shared reference count would make threads wait on each other. Compiled code never
+raises: each chunk fills its own error record and status, and Python raises from them.
 """
 
 import numpy as np
@@ -30,9 +32,8 @@ N_PLAYERS, N_ACTIONS = R.N_PLAYERS, R.N_ACTIONS
 RUNNING, TRUNCATED, FAILED, NOT_FOUND = R.RUNNING, R.TRUNCATED, R.FAILED, R.NOT_FOUND
 BOTS_RANDOM = L.BOTS_RANDOM
 getAgentState, getPlayerState, getValidActions = R.getAgentState, R.getPlayerState, R.getValidActions
-isValidAction, HAS_IS_VALID = R.isValidAction, R.HAS_IS_VALID
 new_env, status, to_move, checked_action, apply = R.new_env, R.status, R.to_move, R.checked_action, R.apply
-settle, deal_seats = R.settle, R.deal_seats
+settle, deal_seats, fail, random_move = R.settle, R.deal_seats, R.fail, R.random_move
 bot_move, call_bot = L.bot_move, L.call_bot
 
 # a chunk's status after a call
@@ -42,193 +43,234 @@ MAX_DEALS = 100  # games in a row that may end before the agent's first move
 LOSS, DRAW, WIN = -1, 0, 1
 
 
-@njit(cache=CACHE, inline="always")
-def deal(i, env, steps, seats, seat_slot, fixed_seat, err, err_valid):
-    """Start game ``i`` in ``env`` (its row of the batch): a new game, the agent's seat
-    (``fixed_seat``, or drawn when -1) and the opponents' slots in the other seats, shuffled as the
-    runner shuffles them. False on error."""
-    fresh = new_env()
-    if fresh.shape[0] != env.shape[0]:  # every game of a batch has the env length of the first
-        R.fail(err, err_valid, ENV_LENGTH_CHANGED, -1, -1.0, ACTOR_GAME, i, 0, fresh)
-        return False
-    env[:] = fresh
-    steps[i] = 0
-    me = deal_seats(seat_slot[i], not BOTS_RANDOM)
-    if fixed_seat >= 0 and me != fixed_seat:  # swap the agent into its seat
-        seat_slot[i, me] = seat_slot[i, fixed_seat]
-        seat_slot[i, fixed_seat] = -1
-        me = fixed_seat
-    seats[i] = me
-    return True
-
+# ---- one game, in the chunk's own arrays ----------------------------------------------------------
 
 @njit(cache=CACHE, inline="always")
-def let_bots_move(i, env, steps, me, seat_slot, slot_fn, game_bot_data, err, err_valid):
-    """Bots move in game ``i`` until the agent (seat ``me``) is to move (RUNNING) or the game ends
-    (ENDED, TRUNCATED); FAILED after recording an error."""
+def let_bots_move(env, steps, me, seat_slot, slot_fn, bots, err, err_valid, game):
+    """Bots move until the agent (seat ``me``) is to move (RUNNING) or the game ends (ENDED,
+    TRUNCATED); FAILED after recording an error. Returns (that status, the steps played)."""
     while True:
-        now = status(env, steps[i], err, err_valid, i)
+        now = status(env, steps, err, err_valid, game)
         if now != RUNNING:
-            return now
-        p = to_move(env, err, err_valid, i, steps[i])
+            return now, steps
+        p = to_move(env, err, err_valid, game, steps)
         if p == NOT_FOUND:
-            return FAILED
+            return FAILED, steps
         if p == me:
-            return RUNNING
-        slot = seat_slot[i, p]
-        a = bot_move(getAgentState(env), p, slot, slot_fn, game_bot_data, err, err_valid, i, steps[i])
-        if a == NOT_FOUND or not apply(a, env, err, err_valid, p, slot, i, steps[i]):
-            return FAILED
-        steps[i] += 1
+            return RUNNING, steps
+        slot = seat_slot[p]
+        if BOTS_RANDOM:  # what bot_move does for random bots, without passing it their data
+            a = random_move(getAgentState(env), err, err_valid, p, slot, game, steps)
+        else:
+            a = bot_move(getAgentState(env), p, slot, slot_fn, bots, err, err_valid, game, steps)
+        if a == NOT_FOUND or not apply(a, env, err, err_valid, p, slot, game, steps):
+            return FAILED, steps
+        steps += 1
 
 
 @njit(cache=CACHE, inline="always")
-def bots_final_turns(i, env, me, seat_slot, slot_fn, game_bot_data):
-    """Every bot of game ``i`` sees its final state (the action is ignored), as in a run."""
-    if BOTS_RANDOM:
-        return
+def bots_final_turns(env, me, seat_slot, slot_fn, bots):
+    """Every bot sees its final state (the action is ignored), as in a run."""
+    if not BOTS_RANDOM:
+        for p in range(N_PLAYERS):
+            if p != me:
+                slot = seat_slot[p]
+                call_bot(slot_fn[slot], getPlayerState(env, p), bots[slot])
+
+
+@njit(cache=CACHE, inline="always")
+def deal(env, seat_slot, fixed_seat, err, err_valid, game):
+    """A new game in ``env``, the agent's seat (``fixed_seat``, or drawn when -1) and the opponents'
+    slots in the other seats, shuffled as the runner shuffles them. Returns the agent's seat, or
+    -1 after recording that initEnv's env has another length than the batch's."""
+    fresh = new_env()
+    if fresh.shape[0] != env.shape[0]:
+        fail(err, err_valid, ENV_LENGTH_CHANGED, -1, -1.0, ACTOR_GAME, game, 0, fresh)
+        return -1
+    env[:] = fresh
+    me = deal_seats(seat_slot, not BOTS_RANDOM)
+    if fixed_seat >= 0 and me != fixed_seat:  # swap the agent into its seat
+        seat_slot[me] = seat_slot[fixed_seat]
+        seat_slot[fixed_seat] = -1
+        me = fixed_seat
+    return me
+
+
+@njit(cache=CACHE, inline="always")
+def new_episode(env, seat_slot, slot_fn, bots, fixed_seat, err, err_valid, game):
+    """Deal a game and let the bots move up to the agent's first turn. Returns (CHUNK_OK, the
+    agent's seat, steps played); games that end before that turn are dealt again (CHUNK_STUCK
+    after MAX_DEALS of them)."""
+    for _ in range(MAX_DEALS):
+        me = deal(env, seat_slot, fixed_seat, err, err_valid, game)
+        if me < 0:
+            return CHUNK_FAILED, 0, 0
+        now, steps = let_bots_move(env, 0, me, seat_slot, slot_fn, bots, err, err_valid, game)
+        if now == FAILED:
+            return CHUNK_FAILED, me, steps
+        if now == RUNNING:
+            return CHUNK_OK, me, steps
+        bots_final_turns(env, me, seat_slot, slot_fn, bots)
+    return CHUNK_STUCK, 0, 0
+
+
+# ---- moving a game's arrays between the batch and the chunk (element by element: no views) -----
+
+@njit(cache=CACHE, inline="always")
+def load(i, envs, seat_slot, bot_data, env, slots, bots):
+    for k in range(env.shape[0]):
+        env[k] = envs[i, k]
     for p in range(N_PLAYERS):
-        if p != me:
-            slot = seat_slot[i, p]
-            call_bot(slot_fn[slot], getPlayerState(env, p), game_bot_data[slot])
+        slots[p] = seat_slot[i, p]
+    if not BOTS_RANDOM:
+        for s in range(bots.shape[0]):
+            for k in range(bots.shape[1]):
+                bots[s, k] = bot_data[i, s, k]
+
+
+@njit(cache=CACHE, inline="always")
+def store(i, env, slots, bots, me, steps, envs, seat_slot, bot_data, seats, steps_of):
+    for k in range(env.shape[0]):
+        envs[i, k] = env[k]
+    for p in range(N_PLAYERS):
+        seat_slot[i, p] = slots[p]
+    if not BOTS_RANDOM:
+        for s in range(bots.shape[0]):
+            for k in range(bots.shape[1]):
+                bot_data[i, s, k] = bots[s, k]
+    seats[i] = me
+    steps_of[i] = steps
 
 
 @njit(cache=CACHE, inline="always")
 def observe(i, env, me, states, obs, masks):
-    """The agent's state in game ``i`` (kept exactly in ``states``, as float32 in ``obs``) and its
-    valid actions (``masks``), into row ``i``."""
+    """The agent's state (exact in ``states``, float32 in ``obs``) and valid actions into row ``i``."""
     state = getPlayerState(env, me)
-    for k in range(obs.shape[1]):
+    for k in range(state.shape[0]):
         states[i, k] = state[k]
         obs[i, k] = state[k]
-    if HAS_IS_VALID:  # no vector to allocate
-        for a in range(N_ACTIONS):
-            masks[i, a] = 1 if isValidAction(state, a) else 0
-    else:
-        valid = getValidActions(state)
-        for a in range(N_ACTIONS):
-            masks[i, a] = 1 if valid[a] == 1.0 else 0
+    valid = getValidActions(state)  # one call (each call of a game function costs reference counting)
+    for a in range(N_ACTIONS):
+        masks[i, a] = 1 if valid[a] == 1.0 else 0
 
 
-@njit(cache=CACHE, inline="always")
-def start_episode(i, env, steps, seats, seat_slot, slot_fn, game_bot_data, fixed_seat, states, obs, masks, err,
-                  err_valid):
-    """Deal game ``i`` and let the bots move up to the agent's first turn (CHUNK_OK); games that
-    end before it are dealt again (CHUNK_STUCK after MAX_DEALS of them)."""
-    for _ in range(MAX_DEALS):
-        if not deal(i, env, steps, seats, seat_slot, fixed_seat, err, err_valid):
-            return CHUNK_FAILED
-        me = seats[i]
-        now = let_bots_move(i, env, steps, me, seat_slot, slot_fn, game_bot_data, err, err_valid)
-        if now == FAILED:
-            return CHUNK_FAILED
-        if now == RUNNING:
-            observe(i, env, me, states, obs, masks)
-            return CHUNK_OK
-        bots_final_turns(i, env, me, seat_slot, slot_fn, game_bot_data)
-    return CHUNK_STUCK
+@njit(cache=CACHE)
+def workspace(envs, states, bot_data):
+    """A chunk's own arrays: env, state, seats of one game, its bots' data, error record."""
+    return (np.empty(envs.shape[1]), np.empty(states.shape[1]), np.empty(N_PLAYERS, dtype=np.int64),
+            np.empty((bot_data.shape[1], bot_data.shape[2])), np.zeros(6), np.zeros(N_ACTIONS))
 
 
-@njit(cache=CACHE, inline="always")
-def step_one(i, action, env, steps, seats, seat_slot, slot_fn, game_bot_data, fixed_seat, lose_on_invalid,
-             invalid_reward, states, obs, masks, rewards, terminated, truncated, ended, final_obs, results, lengths,
-             invalid, winners, returns, err, err_valid):
-    """The agent's ``action`` in game ``i`` (whose env is ``env``), the bots' replies, and a new game
-    if it ended."""
-    me = seats[i]
-    rewards[i] = 0.0
-    terminated[i] = False
-    truncated[i] = False
-    ended[i] = False
-    invalid[i] = False
-    # the agent's state is the one it was shown (kept exact in ``states``)
-    a = checked_action(action, states[i], err, err_valid, me, ACTOR_AGENT, i, steps[i])
-    if a == NOT_FOUND:
-        if not lose_on_invalid:
-            return CHUNK_FAILED
-        err[:] = 0.0  # the episode is lost instead
-        rewards[i] = invalid_reward
-        terminated[i] = True
-        invalid[i] = True
-        results[i] = LOSS
-    else:
-        if not apply(a, env, err, err_valid, me, ACTOR_AGENT, i, steps[i]):
-            return CHUNK_FAILED
-        steps[i] += 1
-        now = let_bots_move(i, env, steps, me, seat_slot, slot_fn, game_bot_data, err, err_valid)
-        if now == FAILED:
-            return CHUNK_FAILED
-        if now == RUNNING:
-            observe(i, env, me, states, obs, masks)
-            return CHUNK_OK
-        is_truncated = now == TRUNCATED
-        count = settle(env, is_truncated, winners, returns)
-        rewards[i] = returns[me]
-        terminated[i] = not is_truncated
-        truncated[i] = is_truncated
-        if count == 0 or count == N_PLAYERS:
-            results[i] = DRAW
+# ---- chunks -------------------------------------------------------------------------------------------
+
+@njit(cache=CACHE)
+def reset_chunk(lo, hi, seed, envs, steps_of, seats, seat_slot, slot_fn, bot_data, fixed_seat, states, obs, masks,
+                err_out, err_valid_out):
+    """New games ``lo..hi-1``, each up to the agent's first move. Returns (CHUNK_*, failed game)."""
+    np.random.seed(seed)
+    env, state, slots, bots, err, err_valid = workspace(envs, states, bot_data)
+    slot_fn = slot_fn.copy()
+    for i in range(lo, hi):
+        load(i, envs, seat_slot, bot_data, env, slots, bots)
+        code, me, steps = new_episode(env, slots, slot_fn, bots, fixed_seat, err, err_valid, i)
+        if code != CHUNK_OK:
+            err_out[:] = err
+            err_valid_out[:] = err_valid
+            return code, i
+        observe(i, env, me, states, obs, masks)
+        store(i, env, slots, bots, me, steps, envs, seat_slot, bot_data, seats, steps_of)
+    return CHUNK_OK, -1
+
+
+@njit(cache=CACHE)
+def step_chunk(lo, hi, seed, actions, envs, steps_of, seats, seat_slot, slot_fn, bot_data, fixed_seat,
+               lose_on_invalid, invalid_reward, states, obs, masks, rewards, terminated, truncated, ended, final_obs,
+               results, lengths, invalid, err_out, err_valid_out):
+    """The agent's action in each game ``lo..hi-1``, the bots' replies, and a new game where one
+    ended. Returns (CHUNK_*, failed game)."""
+    np.random.seed(seed)
+    env, state, slots, bots, err, err_valid = workspace(envs, states, bot_data)
+    slot_fn = slot_fn.copy()
+    winners = np.empty(N_PLAYERS)
+    returns = np.empty(N_PLAYERS)
+    for i in range(lo, hi):
+        load(i, envs, seat_slot, bot_data, env, slots, bots)
+        for k in range(state.shape[0]):  # the state the agent was shown, exactly
+            state[k] = states[i, k]
+        me, steps = seats[i], steps_of[i]
+        rewards[i] = 0.0
+        terminated[i] = truncated[i] = ended[i] = invalid[i] = False
+        a = checked_action(actions[i], state, err, err_valid, me, ACTOR_AGENT, i, steps)
+        if a == NOT_FOUND:
+            if not lose_on_invalid:
+                break
+            err[:] = 0.0  # the episode is lost instead
+            rewards[i] = invalid_reward
+            terminated[i] = invalid[i] = True
+            results[i] = LOSS
         else:
-            results[i] = WIN if winners[me] == 1.0 else LOSS
-        bots_final_turns(i, env, me, seat_slot, slot_fn, game_bot_data)
-    ended[i] = True
-    lengths[i] = steps[i]
-    state = getPlayerState(env, me)
-    for k in range(final_obs.shape[1]):
-        final_obs[i, k] = state[k]
-    return start_episode(i, env, steps, seats, seat_slot, slot_fn, game_bot_data, fixed_seat, states, obs, masks,
-                         err, err_valid)
+            if not apply(a, env, err, err_valid, me, ACTOR_AGENT, i, steps):
+                break
+            now, steps = let_bots_move(env, steps + 1, me, slots, slot_fn, bots, err, err_valid, i)
+            if now == FAILED:
+                break
+            if now == RUNNING:
+                observe(i, env, me, states, obs, masks)
+                store(i, env, slots, bots, me, steps, envs, seat_slot, bot_data, seats, steps_of)
+                continue
+            truncated[i] = now == TRUNCATED
+            terminated[i] = not truncated[i]
+            count = settle(env, truncated[i], winners, returns)
+            rewards[i] = returns[me]
+            if count == 0 or count == N_PLAYERS:
+                results[i] = DRAW
+            else:
+                results[i] = WIN if winners[me] == 1.0 else LOSS
+            bots_final_turns(env, me, slots, slot_fn, bots)
+        ended[i] = True
+        lengths[i] = steps
+        final = getPlayerState(env, me)
+        for k in range(final.shape[0]):
+            final_obs[i, k] = final[k]
+        code, me, steps = new_episode(env, slots, slot_fn, bots, fixed_seat, err, err_valid, i)
+        if code != CHUNK_OK:
+            err_out[:] = err
+            err_valid_out[:] = err_valid
+            return code, i
+        observe(i, env, me, states, obs, masks)
+        store(i, env, slots, bots, me, steps, envs, seat_slot, bot_data, seats, steps_of)
+    else:
+        return CHUNK_OK, -1
+    err_out[:] = err
+    err_valid_out[:] = err_valid
+    return CHUNK_FAILED, i
 
 
-@njit(cache=CACHE, inline="always")
-def bots_of_game(bot_data, i, unused):
-    """Game ``i``'s opponent data (``unused`` when every bot is random: no view to make)."""
-    if BOTS_RANDOM:
-        return unused
-    return bot_data[i]
-
+# ---- the batch: its chunks, on numba's threads when PARALLEL ---------------------------------------
 
 @njit(cache=CACHE, parallel=PARALLEL)
-def reset_batch(seeds, envs, steps, seats, seat_slot, slot_fn, bot_data, fixed_seat, states, obs, masks, status_,
+def reset_batch(seeds, envs, steps_of, seats, seat_slot, slot_fn, bot_data, fixed_seat, states, obs, masks, status_,
                 failed_at, err, err_valid):
     """A new game in every slot of the batch, each up to the agent's first move."""
-    n_chunks = seeds.shape[0]
-    n = envs.shape[0]
+    n_chunks, n = seeds.shape[0], envs.shape[0]
     for c in prange(n_chunks):
-        np.random.seed(seeds[c])
-        status_[c] = CHUNK_OK
-        chunk_err, chunk_err_valid, unused = err[c], err_valid[c], bot_data[0]
-        for i in range(c * n // n_chunks, (c + 1) * n // n_chunks):
-            code = start_episode(i, envs[i], steps, seats, seat_slot, slot_fn, bots_of_game(bot_data, i, unused),
-                                 fixed_seat, states, obs, masks, chunk_err, chunk_err_valid)
-            if code != CHUNK_OK:
-                status_[c] = code
-                failed_at[c] = i
-                break
+        status_[c], failed_at[c] = reset_chunk(c * n // n_chunks, (c + 1) * n // n_chunks, seeds[c], envs, steps_of,
+                                               seats, seat_slot, slot_fn, bot_data, fixed_seat, states, obs, masks,
+                                               err[c], err_valid[c])
 
 
 @njit(cache=CACHE, parallel=PARALLEL)
-def step_batch(seeds, actions, envs, steps, seats, seat_slot, slot_fn, bot_data, fixed_seat, lose_on_invalid,
+def step_batch(seeds, actions, envs, steps_of, seats, seat_slot, slot_fn, bot_data, fixed_seat, lose_on_invalid,
                invalid_reward, states, obs, masks, rewards, terminated, truncated, ended, final_obs, results, lengths,
                invalid, status_, failed_at, err, err_valid):
-    """One agent move in every game of the batch (see ``step_one``), chunk by chunk."""
-    n_chunks = seeds.shape[0]
-    n = envs.shape[0]
+    """One agent move in every game of the batch (see ``step_chunk``)."""
+    n_chunks, n = seeds.shape[0], envs.shape[0]
     for c in prange(n_chunks):
-        np.random.seed(seeds[c])
-        status_[c] = CHUNK_OK
-        winners = np.empty(N_PLAYERS, dtype=np.float64)
-        returns = np.empty(N_PLAYERS, dtype=np.float64)
-        chunk_err, chunk_err_valid, unused = err[c], err_valid[c], bot_data[0]
-        for i in range(c * n // n_chunks, (c + 1) * n // n_chunks):
-            code = step_one(i, actions[i], envs[i], steps, seats, seat_slot, slot_fn,
-                            bots_of_game(bot_data, i, unused), fixed_seat, lose_on_invalid, invalid_reward, states,
-                            obs, masks, rewards, terminated, truncated, ended, final_obs, results, lengths, invalid,
-                            winners, returns, chunk_err, chunk_err_valid)
-            if code != CHUNK_OK:
-                status_[c] = code
-                failed_at[c] = i
-                break
+        status_[c], failed_at[c] = step_chunk(c * n // n_chunks, (c + 1) * n // n_chunks, seeds[c], actions, envs,
+                                              steps_of, seats, seat_slot, slot_fn, bot_data, fixed_seat,
+                                              lose_on_invalid, invalid_reward, states, obs, masks, rewards,
+                                              terminated, truncated, ended, final_obs, results, lengths, invalid,
+                                              err[c], err_valid[c])
 
 
 @njit(cache=CACHE)
