@@ -78,6 +78,12 @@ register(EnvSpec(
     description="Drop discs in 7 columns of 6 rows, four in a line wins; OpenSpiel's connect_four rules (array env).",
 ))
 register(EnvSpec(
+    id="SushiGo",
+    kind="array",
+    entry_point="makeenv.games.sushi_go",
+    description="2 to 5 players draft sushi cards with hidden picks over three rounds; vis/ENV's rules (array env).",
+))
+register(EnvSpec(
     id="LiarsDice",
     kind="array",
     entry_point="makeenv.games.liars_dice",
