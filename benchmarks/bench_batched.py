@@ -18,6 +18,8 @@ restart as soon as they end, and counts **moves** (every player's, Pgx's "steps"
 
 Figures are medians of the repeats, compilation excluded (a warm-up first). The sides alternate
 within each repeat, so a machine shared with other jobs slows them alike; the ratio is the figure.
+Each side is also given per CPU-second of the process (all its threads), which other jobs on the
+machine disturb less; numba's threads and XLA's count there too.
 """
 
 from __future__ import annotations
@@ -40,7 +42,8 @@ PGX_NAMES = {"TicTacToe": "tic_tac_toe", "ConnectFour": "connect_four"}
 # ---- Pgx ------------------------------------------------------------------------------------------
 
 def pgx_runner(game: str, batch: int, length: int):
-    """A function playing ``length`` random moves in each of ``batch`` Pgx games; returns moves/s."""
+    """A function playing ``length`` random moves in each of ``batch`` Pgx games; returns (moves,
+    wall seconds, CPU seconds of the process)."""
     import jax
     import jax.numpy as jnp
     import pgx
@@ -69,11 +72,11 @@ def pgx_runner(game: str, batch: int, length: int):
     jax.block_until_ready(state)
     holder = {"state": state, "key": key}
 
-    def measure() -> float:
-        start = time.perf_counter()
+    def measure() -> tuple[int, float, float]:
+        start, cpu = time.perf_counter(), time.process_time()
         holder["state"], holder["key"] = play(holder["state"], holder["key"])
         jax.block_until_ready(holder["state"])
-        return batch * length / (time.perf_counter() - start)
+        return batch * length, time.perf_counter() - start, time.process_time() - cpu
 
     return measure
 
@@ -81,37 +84,39 @@ def pgx_runner(game: str, batch: int, length: int):
 # ---- makeenv --------------------------------------------------------------------------------------
 
 def batched_runner(game: str, batch: int, length: int, threads: bool):
-    """A function playing ``length`` steps of the batched env; returns (moves/s, agent steps/s)."""
+    """A function playing ``length`` steps of the batched env; returns (moves, wall seconds, CPU
+    seconds, agent steps)."""
     env = BatchedEnv(makeenv.make(game), batch, 0, copy=False, chunks=2 if threads else 1, threads=threads)
     env.reset(seed=0)
     for _ in range(3):
         env.step(env.sample_valid_actions())  # compile
 
-    def measure() -> tuple[float, float]:
+    def measure() -> tuple[int, float, float, int]:
         moves = 0
         before = env._steps.copy()
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         for _ in range(length):
             _, _, _, _, infos = env.step(env.sample_valid_actions())
             ended = infos.get("_game_length")
             if ended is not None:  # a game ended and a new one began in this step
                 moves += int(infos["game_length"][ended].sum() - before[ended].sum())
                 before[ended] = 0
-        elapsed = time.perf_counter() - start
+        elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
         moves += int(env._steps.sum() - before.sum())
-        return moves / elapsed, batch * length / elapsed
+        return moves, elapsed, cpu, batch * length
 
     return measure
 
 
 def pettingzoo_runner(game: str, moves: int):
-    """A function playing ``moves`` random moves through the PettingZoo AEC adapter; returns moves/s."""
+    """A function playing ``moves`` random moves through the PettingZoo AEC adapter; returns (moves,
+    wall seconds, CPU seconds)."""
     env = to_pettingzoo(makeenv.make(game))
     env.reset(seed=0)
     rng = np.random.default_rng(0)
 
-    def measure() -> float:
-        start = time.perf_counter()
+    def measure() -> tuple[int, float, float]:
+        start, cpu = time.perf_counter(), time.process_time()
         done = 0
         while done < moves:
             observation, _, terminated, truncated, _ = env.last()
@@ -122,7 +127,7 @@ def pettingzoo_runner(game: str, moves: int):
                 continue
             env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
             done += 1
-        return done / (time.perf_counter() - start)
+        return done, time.perf_counter() - start, time.process_time() - cpu
 
     return measure
 
@@ -152,17 +157,17 @@ def main() -> None:
         for _ in range(repeats):
             for name, measure in sides.items():
                 figures[name].append(measure())
-        print(f"\n{game}")
-        pgx_rate = statistics.median(figures["Pgx (vmap + scan)"]) if have_pgx else None
-        for name, values in figures.items():
-            if isinstance(values[0], tuple):
-                moves = statistics.median(v[0] for v in values)
-                agent = statistics.median(v[1] for v in values)
-                extra = f"   ({agent / 1e6:5.2f}M agent steps/s)"
-            else:
-                moves, extra = statistics.median(values), ""
-            ratio = f"   {moves / pgx_rate:5.2f}x Pgx" if pgx_rate else ""
-            print(f"  {name:28s} {moves / 1e6:7.3f}M moves/s{ratio}{extra}")
+        print(f"\n{game}: moves/s by the wall clock (the machine as it is), and per CPU-second of the process")
+        rates = {name: (statistics.median(v[0] / v[1] for v in values), statistics.median(v[0] / v[2] for v in values))
+                 for name, values in figures.items()}
+        pgx_wall, pgx_cpu = rates.get("Pgx (vmap + scan)", (None, None))
+        for name, (wall, cpu) in rates.items():
+            ratio = f"{wall / pgx_wall:6.2f}x Pgx" if pgx_wall else ""
+            cpu_ratio = f"{cpu / pgx_cpu:6.2f}x Pgx" if pgx_cpu else ""
+            agent = ""
+            if len(figures[name][0]) == 4:
+                agent = f"   {statistics.median(v[3] / v[1] for v in figures[name]) / 1e6:5.2f}M agent steps/s"
+            print(f"  {name:28s} {wall / 1e6:7.3f}M/s {ratio}   {cpu / 1e6:7.3f}M/CPU-s {cpu_ratio}{agent}")
 
 
 if __name__ == "__main__":
