@@ -192,9 +192,12 @@ def isValidAction(state, action) -> bool:
 @njit(cache=True)
 def getValidActions(state):
     valid = np.empty(NUM_CELLS, dtype=np.float64)
-    running = state[S_MY_TURN] == 1.0 and state[S_OVER] == 0.0
-    for cell in range(NUM_CELLS):
-        valid[cell] = running and state[S_BOARD + cell] == EMPTY
+    if state[S_MY_TURN] == 1.0 and state[S_OVER] == 0.0:
+        for cell in range(NUM_CELLS):
+            valid[cell] = state[S_BOARD + cell] == EMPTY
+    else:
+        for cell in range(NUM_CELLS):
+            valid[cell] = 0.0
     return valid
 
 
