@@ -78,6 +78,12 @@ register(EnvSpec(
     description="Drop discs in 7 columns of 6 rows, four in a line wins; OpenSpiel's connect_four rules (array env).",
 ))
 register(EnvSpec(
+    id="Durak",
+    kind="array",
+    entry_point="makeenv.games.durak",
+    description="4 players attack and defend with hidden hands and a trump suit; first out wins; vis/ENV's rules (array env).",
+))
+register(EnvSpec(
     id="SushiGo",
     kind="array",
     entry_point="makeenv.games.sushi_go",
