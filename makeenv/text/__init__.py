@@ -1,4 +1,4 @@
-"""Text envs for language-model agents: the TextArena-style loop, juries and agents.
+"""Text envs for language-model agents: the TextArena-style loop, array games in words, juries and agents.
 
 ```python
 env.reset(num_players=2, seed=0)
@@ -23,6 +23,7 @@ from makeenv.text.agents import (
     OpenAICompatibleAgent,
     OpenRouterAgent,
 )
+from makeenv.text.bridge import AnswerError, ArrayTextEnv, parse_answer
 from makeenv.text.client import ChatClient, ChatError, ClientSettings, MissingAPIKey
 from makeenv.text.core import GameOverError, TextEnv, TextEnvError
 from makeenv.text.jury import (
@@ -33,14 +34,17 @@ from makeenv.text.jury import (
     OpenRouterJury,
     Verdict,
 )
-from makeenv.text.specs import SpecError, parse_jury_spec, parse_player_spec
+from makeenv.text.specs import BotSeat, SpecError, parse_jury_spec, parse_player_spec
+from makeenv.text.textarena_view import TextArenaView
+from makeenv.text.turns import ask
 
 __all__ = [
-    "TextEnv", "TextEnvError", "GameOverError",
+    "TextEnv", "TextEnvError", "GameOverError", "ArrayTextEnv", "AnswerError", "parse_answer", "ask",
+    "TextArenaView",
     "Jury", "Ballot", "Verdict", "JuryUnavailable", "OpenAICompatibleJury", "OpenRouterJury", "LocalJury",
     "HumanAgent", "FixedAgent", "OpenAICompatibleAgent", "OpenRouterAgent", "LocalAgent", "AgentError",
     "ClientSettings", "ChatClient", "ChatError", "MissingAPIKey",
-    "parse_player_spec", "parse_jury_spec", "SpecError",
+    "parse_player_spec", "parse_jury_spec", "SpecError", "BotSeat",
 ]
 
 _LAZY = {"LocalJury", "LocalAgent"}

@@ -45,7 +45,9 @@ class HumanAgent:
     """A person at the terminal: shows the observation and reads the answer.
 
     With ``multiline=True`` (the default) the answer may span lines and ends with a line holding
-    only ``.`` (or end of input); otherwise one line is read.
+    only ``.`` (or end of input); otherwise one line is read. An observation that continues the
+    previous one (a text env's observation is everything said so far) is shown from where the
+    previous one ended.
     """
 
     def __init__(self, multiline: bool = True, input_fn: Callable[[str], str] = input,
@@ -54,12 +56,15 @@ class HumanAgent:
         self.input_fn = input_fn
         self.output = output
         self.name = name
+        self._seen = ""
 
     def __repr__(self) -> str:
         return f"HumanAgent(multiline={self.multiline})"
 
     def __call__(self, observation: str) -> str:
-        self.output(terminal_safe(observation))
+        new = observation[len(self._seen):] if self._seen and observation.startswith(self._seen) else observation
+        self._seen = observation
+        self.output(terminal_safe(new.strip("\n")))
         if not self.multiline:
             return self.input_fn("> ")
         self.output("(Type your answer; end it with a line holding only '.', or Ctrl-D.)")

@@ -32,6 +32,10 @@ class GameOverError(TextEnvError):
 
 GAME = "GAME"  # sender id of the environment's own messages
 
+# What a message is, so viewers that sort messages (TextArena's observation wrappers, through
+# ``makeenv.text.textarena_view``) can tell them apart. The observation string never shows it.
+MESSAGE_KINDS = ("prompt", "board", "action", "message", "admin")
+
 
 class TextEnv(ABC):
     """Base of every text env: turns, per-player messages, rewards and the record.
@@ -45,6 +49,12 @@ class TextEnv(ABC):
     max_players: int = 2
     env_id: str = ""
 
+    # Optional hooks the generic front ends (``makeenv match``, ``makeenv play``) use when a game
+    # offers them; the defaults below mean "not offered". See docs/ARCHITECTURE.md.
+    has_jury: bool = False   # made with jury_class / jury_size / jury settings; may need rejudge()
+    answer_hint: dict[str, Any] = {"label": "Your answer", "placeholder": "", "button": "Send",
+                                   "multiline": True}
+
     def __init__(self) -> None:
         self.num_players = 0
         self.seed: int | None = None
@@ -52,10 +62,11 @@ class TextEnv(ABC):
         self.current_player = 0
         self.turn = 0
         self.done = False
-        self.rewards: dict[int, int] | None = None
+        self.rewards: dict[int, int | float] | None = None
         self.reason = ""
         self.log: list[dict[str, Any]] = []
         self._inbox: list[list[str]] = []
+        self._meta: list[list[tuple[int | str, str]]] = []   # (sender, kind) of each inbox message
         self._started = False
 
     # ----------------------------------------------------------------- the loop
@@ -78,6 +89,7 @@ class TextEnv(ABC):
         self.reason = ""
         self.log = []
         self._inbox = [[] for _ in range(num_players)]
+        self._meta = [[] for _ in range(num_players)]
         self._started = True
         self._reset()
 
@@ -109,7 +121,7 @@ class TextEnv(ABC):
             info.setdefault("rewards", dict(self.rewards or {}))
         return self.done, info
 
-    def close(self) -> tuple[dict[int, int] | None, dict[str, Any]]:
+    def close(self) -> tuple[dict[int, int | float] | None, dict[str, Any]]:
         """``(rewards, game_info)``; rewards are None when the game did not finish.
 
         Releases what the env holds (connections, models); the env can still be reset and reused.
@@ -136,6 +148,37 @@ class TextEnv(ABC):
     def get_board_str(self) -> str:
         """A human-readable picture of the game as it stands (safe to show any spectator)."""
 
+    # ----------------------------------------------------------------- optional front-end hooks
+    @property
+    def seat_count(self) -> int:
+        """Seats at the table: text players plus any the game fills itself (bots)."""
+        return self.num_players or self.max_players
+
+    @property
+    def seats(self) -> list[int]:
+        """The seat of each text player (player id -> seat); the same numbers unless bots sit too."""
+        return list(range(self.num_players or self.max_players))
+
+    def render(self, player_id: int) -> Any:
+        """A picture of the game from ``player_id``'s side (SVG text, PNG bytes, a PIL image) or None.
+
+        SVG elements with ``data-action="k"`` are clickable on the page: they play the answer of
+        the ``action_options`` entry whose ``action`` is k.
+        """
+        return None
+
+    def action_options(self, player_id: int | None = None) -> list[dict[str, Any]] | None:
+        """The answers ``player_id`` (default: the player to move) may give now, when they are a
+        short list: ``[{"answer": "[3]", "label": "Drop a disc in column 4", "action": 3}, ...]``
+        (buttons on the page, and ``LocalAgent.choose``). None: the answer is free text."""
+        return None
+
+    def result_panel(self, player_id: int | None = None) -> list[dict[str, Any]]:
+        """How the finished game is shown, as blocks for any front end (seen by ``player_id``):
+        ``{"kind": "text", "title", "text"}``, ``{"kind": "cards", "title", "cards": [{"title",
+        "text", "lead"}]}`` or ``{"kind": "table", "title", "columns", "rows"}``."""
+        return []
+
     # ----------------------------------------------------------------- for subclasses
     @abstractmethod
     def _reset(self) -> None:
@@ -152,19 +195,41 @@ class TextEnv(ABC):
     def _release(self) -> None:
         """Free resources at ``close``."""
 
-    def send(self, text: str, to: int | None = None) -> None:
-        """Deliver an environment message to one player, or to everyone when ``to`` is None."""
+    def send(self, text: str, to: int | None = None, *, kind: str = "message",
+             sender: int | str = GAME) -> None:
+        """Deliver a message to one player, or to everyone when ``to`` is None.
+
+        ``kind`` is one of ``MESSAGE_KINDS`` ("prompt": the rules and your role, "board": the state
+        and your options, "action": what a player did, "message": anything else the game says,
+        "admin": invalid moves and results); ``sender`` is ``GAME`` or the id of the player whose
+        words these are (a chat line in a negotiation).
+        """
+        if kind not in MESSAGE_KINDS:
+            raise ValueError(f"{type(self).__name__}.send: kind must be one of {MESSAGE_KINDS}, got {kind!r}")
         targets = range(self.num_players) if to is None else [to]
         for target in targets:
             self._inbox[target].append(text)
-        self.log.append({"turn": self.turn, "from": GAME, "to": "all" if to is None else to, "text": text})
+            self._meta[target].append((sender, kind))
+        self.log.append({"turn": self.turn, "from": sender, "to": "all" if to is None else to, "text": text})
 
-    def finish(self, rewards: dict[int, int], reason: str) -> None:
-        """End the game with ``rewards`` per player and a reason shown in ``info`` and the record."""
-        self.rewards = {int(player): int(value) for player, value in sorted(rewards.items())}
+    def messages(self, player_id: int) -> list[tuple[int | str, str, str]]:
+        """Every message ``player_id`` was sent so far, as ``(sender, kind, text)``."""
+        return [(sender, kind, text) for (sender, kind), text in zip(self._meta[player_id], self._inbox[player_id])]
+
+    def finish(self, rewards: dict[int, float], reason: str) -> None:
+        """End the game with ``rewards`` per player and a reason shown in ``info`` and the record.
+
+        Whole numbers are kept as ints (+1, -1, 0); others (a pot split in halves) as floats.
+        """
+        self.rewards = {int(player): _number(value) for player, value in sorted(rewards.items())}
         self.reason = reason
         self.done = True
 
     def _require_started(self, what: str) -> None:
         if not self._started:
             raise TextEnvError(f"{type(self).__name__}.{what}: call reset(num_players=...) first")
+
+
+def _number(value: float) -> int | float:
+    value = float(value)
+    return int(value) if value.is_integer() else value

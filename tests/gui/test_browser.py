@@ -190,12 +190,17 @@ def test_an_invalid_request_shows_the_servers_message(rps_server, page):
 
 def test_play_scenario_planning_with_a_test_jury(text_server, page, artifacts):
     page.goto(text_server.url)
-    page.wait_for_selector("#submit:enabled")
+    page.wait_for_selector("body[data-updates]")
     assert page.inner_text("#game-name") == "ScenarioPlanning-v0"
     assert page.locator("#level-wrap").is_hidden() and page.locator("#mode-wrap").is_hidden()
-    assert len(page.inner_text("#scenario")) > 40
+    page.select_option("#seat", "1")
+    page.click("#new-game")
+    page.wait_for_selector("#submit:enabled")
+    assert "Scenario: " in page.inner_text("#transcript") and len(page.inner_text("#transcript")) > 200
+    assert page.inner_text("#answer-label") == "YOUR STRATEGY" and page.inner_text("#submit") == "Submit strategy"
     assert "Rules" in page.inner_text("#guide") or "Scenario" in page.inner_text("#guide")
-    assert page.locator("#results").is_hidden()  # the opponent's strategy stays hidden
+    assert page.locator("#panel").is_hidden()  # the opponent's strategy stays hidden
+    assert page.locator("#text-picture").is_hidden()  # the game draws nothing
 
     page.click("#submit")  # empty: the server says why, the game goes on
     page.wait_for_selector("#error:not([hidden])")
@@ -203,25 +208,55 @@ def test_play_scenario_planning_with_a_test_jury(text_server, page, artifacts):
 
     strategy = ("1. Secure water: collect rain and boil it.\n2. Shelter: insulate one room.\n"
                 "3. People: organise neighbours into shifts and share food.")
-    page.fill("#strategy", strategy)
+    page.fill("#answer", strategy)
     assert page.inner_text("#char-count") == f"{len(strategy)} characters"
     shot(page, artifacts, "scenario-writing")
     page.click("#submit")
     page.wait_for_selector("#banner:not([hidden])")
-    assert page.inner_text("#banner") == "You won: the jury preferred your strategy."
-    assert page.inner_text("#s-left") == strategy
-    assert page.inner_text("#s-right") == OPPONENT_TEXT
-    rows = page.locator("#ballots tbody tr")
+    assert page.inner_text("#banner") == "You won."
+    cards = page.locator("#panel .card-text").all_inner_texts()
+    assert strategy in cards and OPPONENT_TEXT in cards
+    rows = page.locator("#panel table tbody tr")
     assert rows.count() == 5
     assert "abstained" in rows.nth(2).inner_text()
-    assert "4" in page.inner_text("#votes") and "Player 1 (you)" in page.inner_text("#votes")
+    assert "4 votes" in page.inner_text("#panel") and "PLAYER 1 (YOU)" in page.inner_text("#panel")
     assert page.locator("#compose").is_hidden()
     path = shot(page, artifacts, "scenario-result", full_page=True)
     assert path.stat().st_size > 20_000
     with page.expect_download() as download_info:
         page.click("#text-download")
     record = json.loads(Path(download_info.value.path()).read_text())
-    assert record["strategies_by_player"]["Player 1"] == strategy and len(record["verdict"]["ballots"]) == 5
+    assert record["game_info"]["strategies"]["Player 1"] == strategy and len(record["game_info"]["ballots"]) == 5
+
+
+def test_play_an_array_game_in_words_by_clicking_its_picture(page, artifacts):
+    """TicTacToe-text: the game's own picture from the person's seat; a click sends "[k]"; typing works too."""
+    from makeenv.gui import ServerThread, create_app
+
+    with ServerThread(create_app("TicTacToe-text")) as server:
+        page.goto(server.url)
+        page.wait_for_selector("body[data-updates]")
+        assert page.inner_text("#game-kind") == "text game · 2 players"
+        assert "Bots of level 1" in page.inner_text("#level")
+        page.select_option("#level", "0")
+        page.select_option("#seat", "0")
+        page.click("#new-game")
+        page.wait_for_selector("#text-board-svg [data-action].playable")
+        assert page.locator("#text-options button").count() == 9
+        page.fill("#answer", "row 2, column 2")
+        page.press("#answer", "Enter")  # one line: Enter sends it
+        page.wait_for_function("document.querySelector('#transcript').textContent.includes('You played: Mark row 2')")
+        for _ in range(5):
+            if not page.locator("#banner").is_hidden():
+                break
+            updates = page.evaluate("document.body.dataset.updates")
+            page.locator("#text-board-svg [data-action].playable").first.click()
+            page.wait_for_function(f"document.body.dataset.updates !== '{updates}'")
+        page.wait_for_selector("#banner:not([hidden])")
+        assert page.inner_text("#banner") in ("You won.", "You lost.", "A draw.")
+        assert "Player 0 (you)" in page.inner_text("#panel table")
+        assert page.locator("#text-board-svg [data-action].playable").count() == 0
+        shot(page, artifacts, "tictactoe-text-result", full_page=True)
 
 
 HOSTILE = (

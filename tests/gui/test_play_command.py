@@ -69,7 +69,8 @@ def test_play_scenario_planning_with_a_jury_and_agent_spec():
                 assert time.time() < deadline
                 time.sleep(0.05)
             assert session["status"] == "done" and session["result"]["outcome"] == "win"
-            assert len(session["verdict"]["ballots"]) == 3
+            ballots = next(b for b in session["panel"] if b["title"] == "Ballots")
+            assert len(ballots["rows"]) == 3
     finally:
         stop(process)
 
@@ -91,8 +92,13 @@ def test_game_options_are_checked_before_serving():
     assert result.exit_code == 2 and "LiarsDice: dice=9 is not supported; choose one of 1, 2, 3, 4, 5" in result.output
     result = runner.invoke(app, ["play", "LiarsDice", "-o", "dice", "--no-browser"], terminal_width=200)
     assert result.exit_code == 2 and "must look like NAME=VALUE" in result.output
-    result = runner.invoke(app, ["play", "ScenarioPlanning-v0", "-o", "x=1", "--no-browser"], terminal_width=200)
-    assert result.exit_code == 2 and "--option is for array games" in result.output
+    result = runner.invoke(app, ["play", "TicTacToe-text", "-o", "players=3", "--no-browser"], terminal_width=200)
+    assert result.exit_code == 2 and "TicTacToe: unknown option(s) players" in result.output
+    result = runner.invoke(app, ["play", "TicTacToe-text", "--jury", "local", "--no-browser"], terminal_width=200)
+    assert result.exit_code == 2 and "TicTacToe-text is not judged by a jury" in result.output
+    result = runner.invoke(app, ["play", "Negotiation-v0", "--level", "1", "--agent", "fixed:hi", "--no-browser"],
+                           terminal_width=200)
+    assert result.exit_code == 2 and "has no bots" in result.output
 
 
 def test_a_text_game_without_the_llm_extra_asks_for_an_opponent(monkeypatch: pytest.MonkeyPatch):
@@ -134,9 +140,12 @@ def test_play_scenario_planning_against_an_openai_compatible_server():
         finally:
             stop(process)
     assert session["status"] == "done", session
-    assert session["verdict"]["votes"] == {"Player 0": 0, "Player 1": 5}
-    assert session["strategies_by_player"]["Player 0"] == "Stay put, ration food, signal for help."
-    assert {b["model"] for b in session["verdict"]["ballots"]} == {"judge-a", "judge-b"}
+    votes = next(b for b in session["panel"] if b["title"] == "Votes")["cards"]
+    assert [card["text"] for card in votes[:2]] == ["0 votes", "5 votes"]
+    strategies = next(b for b in session["panel"] if b["title"] == "Strategies")["cards"]
+    assert "Stay put, ration food, signal for help." in [card["text"] for card in strategies]
+    ballots = next(b for b in session["panel"] if b["title"] == "Ballots")
+    assert {row[1] for row in ballots["rows"]} == {"judge-a", "judge-b"}
     models = [r.model for r in llm.chat_requests]
     assert models.count("opponent-model") == 1 and len(models) == 6
 
@@ -149,5 +158,21 @@ def test_a_text_game_defaults_to_the_local_model_when_installed():
     try:
         info = httpx.get(url + "api/info", timeout=30).json()
         assert info["kind"] == "text" and info["agent"] == "local" and info["jury"] == "local"
+    finally:
+        stop(process)
+
+
+@pytest.mark.slow
+def test_play_an_array_game_in_words():
+    """``makeenv play ConnectFour-text``: against the level-1 bots unless the page asks otherwise."""
+    process, url = spawn_play("ConnectFour-text")
+    try:
+        with httpx.Client(base_url=url, timeout=30) as client:
+            info = client.get("/api/info").json()
+            assert info["kind"] == "text" and info["default_level"] == 1 and info["agent"] is None
+            session = client.post("/api/sessions", json={"seat": 0}).json()
+            assert session["status"] == "your_turn" and "data-action" in session["svg"]
+            after = client.post(f"/api/sessions/{session['session_id']}/actions", json={"action": "4"}).json()
+            assert "You played: Drop a disc in column 5" in after["transcript"]
     finally:
         stop(process)

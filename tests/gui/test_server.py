@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import json
-import threading
-import time
 from typing import Any
 
 import httpx
 import pytest
 
 from makeenv.gui import ServerThread, create_app
-from tests.gui.conftest import OPPONENT_TEXT, make_test_jury_class, opponent_agent
 
 
 @pytest.fixture()
@@ -280,107 +277,6 @@ def test_a_broken_bot_stops_its_game_with_a_clear_message():
         crashed = c.post("/api/sessions", json={"seat": 1, "level": 2}).json()
         assert crashed["status"] == "error" and crashed["length"] == 1
         assert crashed["error"] == "Bot 0 (player 0) raised ZeroDivisionError: the bot divided by zero"
-
-
-# ---------------------------------------------------------------- text games
-
-def wait_for(c: httpx.Client, sid: str, statuses: set[str], timeout: float = 10) -> dict[str, Any]:
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        session = c.get(f"/api/sessions/{sid}").json()
-        if session["status"] in statuses:
-            return session
-        time.sleep(0.02)
-    raise AssertionError(f"session {sid} never reached {statuses}: {session}")
-
-
-def test_a_scenario_planning_game_over_http(text_server):
-    with httpx.Client(base_url=text_server.url, timeout=30) as c:
-        info = c.get("/api/info").json()
-        assert info["kind"] == "text" and "Scenario" in info["readme"]
-        session = c.post("/api/sessions", json={"seed": 3}).json()
-        sid = session["session_id"]
-        assert session["seat"] == 1 and session["scenario"]
-        session = wait_for(c, sid, {"your_turn"})
-        assert session["strategies"] == {} and session["submitted"] == [0]  # the opponent's is hidden
-        assert session["prompt"].startswith("You are Player 1 in the Scenario Planning game.")
-        for bad, message in [("   \n", "empty"), (42, "as a string"), ("x" * 200_001, "at most")]:
-            response = c.post(f"/api/sessions/{sid}/actions", json={"action": bad})
-            assert response.status_code == 400 and message in response.json()["error"]
-        mine = "Collect rain water, build a shelter, organise shifts and trade for seeds. " * 3
-        assert c.post(f"/api/sessions/{sid}/actions", json={"action": mine}).status_code == 200
-        done = wait_for(c, sid, {"done", "error"})
-        assert done["status"] == "done", done
-        assert done["result"]["outcome"] == "win" and done["rewards"] == {"0": -1, "1": 1}
-        assert done["strategies_by_player"] == {"Player 0": OPPONENT_TEXT, "Player 1": mine}
-        assert done["verdict"]["votes"] == {"Player 0": 0, "Player 1": 4}
-        assert len(done["verdict"]["ballots"]) == 5 and done["verdict"]["abstentions"] == 1
-        assert "Player 1: 4 votes" in done["board"]
-        record = c.get(f"/api/sessions/{sid}/history").json()
-        assert record["game_info"]["strategies"]["Player 1"] == mine and record["seed"] == 3
-        response = c.post(f"/api/sessions/{sid}/actions", json={"action": "again"})
-        assert response.status_code == 400 and "game is over" in response.json()["error"]
-
-
-def test_text_sessions_hide_strategies_and_say_when_it_is_not_your_turn():
-    release = threading.Event()
-
-    def slow_opponent(observation: str) -> str:
-        release.wait(10)
-        return "A slow but careful plan."
-
-    app = create_app("ScenarioPlanning-v0", text_agent=slow_opponent,
-                     env_kwargs={"jury_class": make_test_jury_class(), "jury_size": 3})
-    with ServerThread(app) as server, httpx.Client(base_url=server.url, timeout=30) as c:
-        # Seat 1: the opponent writes first; submitting before it is done is a 409.
-        first = c.post("/api/sessions", json={"seat": 1}).json()
-        assert first["status"] == "working" and "writing its strategy" in first["message"]
-        response = c.post(f"/api/sessions/{first['session_id']}/actions", json={"action": "my plan"})
-        assert response.status_code == 409 and "Not your turn yet" in response.json()["error"]
-        # Seat 0: the person writes first; while the opponent writes, nothing is revealed.
-        second = c.post("/api/sessions", json={"seat": 0}).json()
-        assert second["status"] == "your_turn"
-        c.post(f"/api/sessions/{second['session_id']}/actions", json={"action": "my plan"})
-        during = c.get(f"/api/sessions/{second['session_id']}").json()
-        assert during["status"] == "working" and during["strategies"] == {}
-        assert "slow but careful" not in c.get(f"/api/sessions/{second['session_id']}/history").text
-        release.set()
-        assert wait_for(c, second["session_id"], {"done"})["result"]["outcome"] == "loss"  # shorter loses
-        assert wait_for(c, first["session_id"], {"your_turn"})["submitted"] == [0]
-
-
-def test_a_failed_jury_is_shown_and_can_be_asked_again():
-    from tests.gui.juries import FlakyJury
-
-    FlakyJury.calls = 0
-    app = create_app("ScenarioPlanning-v0", text_agent=opponent_agent,
-                     env_kwargs={"jury_class": FlakyJury, "jury_size": 3})
-    with ServerThread(app) as server, httpx.Client(base_url=server.url, timeout=30) as c:
-        sid = c.post("/api/sessions", json={"seat": 1}).json()["session_id"]
-        wait_for(c, sid, {"your_turn"})
-        response = c.post(f"/api/sessions/{sid}/rejudge")
-        assert response.status_code == 400 and "Nothing to rejudge" in response.json()["error"]
-        c.post(f"/api/sessions/{sid}/actions", json={"action": "a plan that is long enough to win " * 2})
-        failed = wait_for(c, sid, {"jury_unavailable", "done", "error"})
-        assert failed["status"] == "jury_unavailable", failed
-        assert "below the quorum" in failed["message"] and "rejudge" in failed["message"]
-        assert all(b["error"] == "HTTP 503 from the test server" for b in failed["verdict"]["ballots"])
-        assert failed["strategies_by_player"]["Player 0"] == OPPONENT_TEXT  # nothing was lost
-        assert c.post(f"/api/sessions/{sid}/rejudge").status_code == 200
-        done = wait_for(c, sid, {"done", "error"})
-        assert done["status"] == "done" and done["result"]["outcome"] == "win"
-
-
-def test_an_opponent_that_crashes_is_reported():
-    def broken(observation: str) -> str:
-        raise ConnectionError("the model server went away")
-
-    app = create_app("ScenarioPlanning-v0", text_agent=broken,
-                     env_kwargs={"jury_class": make_test_jury_class(), "jury_size": 3})
-    with ServerThread(app) as server, httpx.Client(base_url=server.url, timeout=30) as c:
-        sid = c.post("/api/sessions", json={"seat": 1}).json()["session_id"]
-        failed = wait_for(c, sid, {"error"})
-        assert "ConnectionError: the model server went away" in failed["error"]
 
 
 @pytest.mark.slow

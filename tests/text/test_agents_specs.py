@@ -157,3 +157,24 @@ def test_public_names_are_exported():
                  "OpenAICompatibleAgent", "OpenRouterAgent", "Ballot", "Verdict"):
         assert hasattr(makeenv.text, name), name
     assert {"LocalJury", "LocalAgent"} <= set(makeenv.text.__all__)
+
+
+def test_a_person_is_shown_only_what_is_new_since_their_last_turn():
+    shown: list[str] = []
+    agent = HumanAgent(multiline=False, input_fn=lambda prompt: "ok", output=shown.append)
+    agent("Rules.\nTurn 1.")
+    agent("Rules.\nTurn 1.\nTurn 2.")
+    agent("A new game.")  # not a continuation: shown whole
+    assert shown == ["Rules.\nTurn 1.", "Turn 2.", "A new game."]
+
+
+def test_bot_seats_are_specs_but_not_agents():
+    from makeenv.text import BotSeat
+
+    seat = parse_player_spec("bot:2")
+    assert seat == BotSeat(2)
+    with pytest.raises(TypeError, match="played by the game's own bot"):
+        seat("observation")
+    for bad in ("bot", "bot:", "bot:two", "bot:-1"):
+        with pytest.raises(SpecError):
+            parse_player_spec(bad)

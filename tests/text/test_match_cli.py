@@ -1,9 +1,10 @@
-"""``makeenv match`` end to end against the scripted server."""
+"""``makeenv match`` end to end: ScenarioPlanning against the scripted server, array games in words, Negotiation."""
 
 from __future__ import annotations
 
 import json
 
+import pytest
 from typer.testing import CliRunner
 
 from makeenv.cli import app
@@ -38,7 +39,7 @@ def test_match_prints_everything_and_writes_the_record(server, tmp_path):
     game = record["game_info"]
     assert game["scenario"] in text and "Scenario: " in text
     assert "Gather rain in tarps." in text and "Plan from the model: find high ground." in text
-    assert text.count("juror ") == 5 and "[j1]" in text and "[j2]" in text
+    assert text.count("Juror: ") == 5 and "Model: j1 |" in text and "Model: j2 |" in text
     assert "[GAME] Vote results:\nPlayer 0: 3 votes\nPlayer 1: 2 votes\n[GAME] Player 0 wins by convincing the judges." in text
     assert record["status"] == "finished" and record["seed"] == 4
     assert record["rewards"] == {"0": 1, "1": -1}
@@ -145,3 +146,88 @@ def test_match_as_a_real_process_survives_unprintable_text(server, tmp_path):
     assert "[GAME] Player 0 wins by convincing the judges." in completed.stdout
     record = json.loads(out.read_text(encoding="utf-8"))
     assert record["game_info"]["strategies"]["Player 0"] == "Plan \ud800 with \U0001F30B and \x00 nul"
+
+
+# ---------------------------------------------------------------- any text env: array games in words, Negotiation
+
+FIRST_LISTED = '''
+import re
+
+def play(observation):
+    """Answer the first action of the latest listing, by its number in brackets."""
+    latest = observation[observation.rindex("Valid actions:"):]
+    return re.search(r"^\\[(\\d+)\\]", latest, re.MULTILINE).group(0)
+'''
+
+
+def test_match_an_array_game_in_words_against_a_bot(tmp_path):
+    agent = tmp_path / "first_listed.py"
+    agent.write_text(FIRST_LISTED, encoding="utf-8")
+    out = tmp_path / "ttt.json"
+    result = runner.invoke(app, ["match", "TicTacToe-text", "--player0", f"{agent}:play", "--player1", "bot:2",
+                                 "--seed", "1", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    text = result.output
+    assert "Player 1 (level-2 bot (perfect)) played: Mark row" in text
+    assert "Seat: Player 1 | Played by: level-2 bot (perfect) | Result: win" in text  # the perfect bot wins
+    record = json.loads(out.read_text(encoding="utf-8"))
+    assert record["status"] == "finished" and record["seats"] == [0] and record["rewards"] == {"0": -1}
+    assert record["players"] == {"Player 0": f"{agent}:play", "Player 1": "bot:2"}
+    assert "jury_spec" not in record and record["game_info"]["outcome"]["winners"] == [1]
+
+
+def test_match_more_seats_and_game_options(tmp_path):
+    agent = tmp_path / "first_listed.py"
+    agent.write_text(FIRST_LISTED, encoding="utf-8")
+    out = tmp_path / "sushi.json"
+    result = runner.invoke(app, ["match", "SushiGo-text", "-o", "players=3", "--player0", "bot:1",
+                                 "--player1", f"{agent}:play", "--player2", "bot:0", "--seed", "2",
+                                 "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    record = json.loads(out.read_text(encoding="utf-8"))
+    assert record["seats"] == [1] and record["game_info"]["parameters"] == {"players": 3}
+    assert set(record["players"]) == {"Player 0", "Player 1", "Player 2"}
+
+
+def test_a_person_at_the_terminal_answers_one_line_per_move():
+    result = runner.invoke(app, ["match", "KuhnPoker-text", "--player0", "human", "--player1", "bot:1",
+                                 "--seed", "3"], input="pass\npass\npass\n")
+    assert result.exit_code == 0, result.output
+    assert result.output.count("You are Player 0 in KuhnPoker") == 1  # each turn shows only what is new
+    assert "You played: Pass" in result.output and "Result: " in result.output
+
+
+def test_match_a_forfeit_is_recorded():
+    result = runner.invoke(app, ["match", "TicTacToe-text", "--player0", "fixed:[4]", "--player1", "bot:1",
+                                 "--seed", "0"])
+    assert result.exit_code == 0, result.output
+    assert "Invalid move: action 4 (Mark row 2, column 2 (centre)) is not valid now" in result.output
+    assert "Player 0 forfeits" in result.output and "Rewards: {'0': -1}" in result.output
+
+
+def test_match_negotiation_between_two_rule_based_players(tmp_path):
+    out = tmp_path / "deal.json"
+    haggler = "makeenv.games.negotiation.agents:Haggler"
+    result = runner.invoke(app, ["match", "Negotiation-v0", "--player0", haggler, "--player1", haggler,
+                                 "--seed", "4", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    record = json.loads(out.read_text(encoding="utf-8"))
+    assert record["game_info"]["outcome"] == "deal" and "--- The talks ---" in result.output
+
+
+@pytest.mark.parametrize("args, message", [
+    (["TicTacToe-text", "--player0", "bot:1", "--player1", "bot:2"], "every seat has a bot"),
+    (["TicTacToe-text", "--player0", "bot:x"], "expected bot:LEVEL with a level number"),
+    (["TicTacToe-text", "--player0", "bot:9", "--player1", "fixed:1"], "TicTacToe has no level 9"),
+    (["TicTacToe-text", "--player5", "fixed:1"], "TicTacToe-text has seats 0 to 1; --player5 names no seat"),
+    (["TicTacToe-text", "--jury", "local"], "--jury: TicTacToe-text is not judged by a jury"),
+    (["ScenarioPlanning-v0", "--player1", "bot:1", "--jury", "openai:j@http://127.0.0.1:9/v1"],
+     "bot:LEVEL seats are for games with built-in bots"),
+    (["TicTacToe", "--player0", "fixed:1"], "an array game (use `makeenv run`, or play it in words as TicTacToe-text)"),
+    (["Negotiation-v0", "--player0", "fixed:x", "--player1", "fixed:y", "-o", "max_turns=1"], "max_turns must be"),
+    (["TicTacToe-text", "--bogus"], "unexpected argument '--bogus'"),
+])
+def test_match_configuration_errors_are_clear(args, message):
+    result = runner.invoke(app, ["match", *args], env={"COLUMNS": "250"})
+    assert result.exit_code == 2, result.output
+    assert message in result.output and "Traceback" not in result.output

@@ -118,6 +118,11 @@ class ScenarioPlanningEnv(TextEnv):
     The jury is built here, so a missing API key fails when the env is made, not mid-game.
     """
 
+    has_jury = True
+    answer_hint = {"label": "Your strategy", "button": "Submit strategy", "multiline": True,
+                   "placeholder": "What would you do to survive? Be concrete: first steps, resources, risks, "
+                                  "long-term plan."}
+
     def __init__(self, jury_class: Any = DEFAULT_JURY_CLASS, jury_size: int = 5,
                  scenarios_path: str | os.PathLike[str] | None = None, **jury_kwargs: Any):
         super().__init__()
@@ -146,7 +151,8 @@ class ScenarioPlanningEnv(TextEnv):
         self.scenario = self.scenarios[self.scenario_index]
         self.phase = "strategies"
         for player_id in range(self.num_players):
-            self.send(PROMPT_TEMPLATE.format(player_id=player_id, scenario=self.scenario), to=player_id)
+            self.send(PROMPT_TEMPLATE.format(player_id=player_id, scenario=self.scenario), to=player_id,
+                      kind="prompt")
 
     def step(self, action: str) -> tuple[bool, dict[str, Any]]:
         """Submit the strategy of the player to move; after the second one the jury votes.
@@ -175,16 +181,21 @@ class ScenarioPlanningEnv(TextEnv):
             message = (f"[GAME] Player {player_id} submitted an empty strategy, which is an invalid move: "
                        "a strategy must contain some text. You have one more try; an empty strategy again "
                        "forfeits the game.")
-            self.send(message, to=player_id)
+            self.send(message, to=player_id, kind="admin")
             return {"message": message, "invalid_move": True}
         reason = (f"Player {player_id} forfeits: it submitted an empty strategy twice. "
                   f"Player {other} wins.")
         self.result_text = f"[GAME] {reason}"
-        self.send(self.result_text)
+        self.send(self.result_text, kind="admin")
         self.outcome, self.winner = "forfeit", other
         self.phase = "done"
         self.finish({other: 1, player_id: -1}, reason)
         return {"message": self.result_text, "invalid_move": True, "winner": OPTIONS[other]}
+
+    @property
+    def awaiting_rejudge(self) -> bool:
+        """True after ``JuryUnavailable``: both strategies are in and ``rejudge()`` is needed."""
+        return self._started and self.phase == "judging" and not self.done
 
     def rejudge(self, jury: Jury | None = None) -> tuple[bool, dict[str, Any]]:
         """Vote again after ``JuryUnavailable`` (optionally with another ``jury``); finishes the game.
@@ -229,7 +240,7 @@ class ScenarioPlanningEnv(TextEnv):
             reason = (f"Player {won} wins by convincing the judges ({verdict.votes[winner]} votes to "
                       f"{verdict.votes[OPTIONS[1 - won]]}).")
         self.result_text = "\n".join(lines)
-        self.send(self.result_text)
+        self.send(self.result_text, kind="admin")
         self.phase = "done"
         self.finish(rewards, reason)
         return {"message": self.result_text, "votes": dict(verdict.votes), "abstentions": verdict.abstentions,
@@ -286,5 +297,50 @@ class ScenarioPlanningEnv(TextEnv):
             lines += ["", f"Result: {self.reason}"]
         return "\n".join(lines)
 
+    def result_panel(self, player_id: int | None = None) -> list[dict[str, Any]]:
+        """Strategies, votes and every juror's ballot, once both strategies are in (or after a forfeit)."""
+        if not (self.done or self.awaiting_rejudge):
+            return []
+        blocks: list[dict[str, Any]] = []
+        if self.verdict is not None:
+            votes = self.verdict.votes
+            top = max(votes.values())
+            blocks.append({"kind": "cards", "title": "Votes", "cards": [
+                *({"title": option + (" (you)" if player_id == p else ""), "text": f"{votes[option]} votes",
+                   "lead": votes[option] == top and top > 0} for p, option in enumerate(OPTIONS)),
+                {"title": "Abstained", "text": str(self.verdict.abstentions), "lead": False}]})
+        cards = []
+        for p, option in enumerate(OPTIONS):
+            title = ("Your strategy" if player_id == p else
+                     "Opponent's strategy" if player_id is not None else "Strategy") + f" ({option})"
+            text = self.strategies.get(p)
+            if text is None:
+                text = "(none submitted)"
+            elif self.verdict is not None and self.verdict.truncated.get(option):
+                text += f"\n\n(shown to the judges cut to {MAX_SUBMISSION_CHARS:,} characters)"
+            cards.append({"title": title, "text": text, "lead": self.winner == p})
+        blocks.append({"kind": "cards", "title": "Strategies", "cards": cards})
+        for failed in self.failed_verdicts:
+            blocks.append(_ballot_table(f"A vote that missed the quorum ({failed.get('abstentions')} abstained)",
+                                        failed.get("ballots", [])))
+        if self.verdict is not None:
+            blocks.append(_ballot_table("Ballots", self.verdict.to_dict()["ballots"]))
+        if self.result_text:
+            blocks.append({"kind": "text", "title": "Result", "text": self.result_text})
+        return blocks
+
     def _release(self) -> None:
         self.jury.close()
+
+
+def _ballot_table(title: str, ballots: list[dict[str, Any]]) -> dict[str, Any]:
+    rows = []
+    for ballot in ballots:
+        answer = f"error: {ballot['error']}" if ballot.get("error") else (ballot.get("raw_answer") or "")
+        latency = ballot.get("latency_s")
+        rows.append([ballot.get("juror_id"), ballot.get("model") or "", (ballot.get("order") or [""])[0],
+                     ballot.get("vote") or "abstained",
+                     f"{latency:.2f} s" if isinstance(latency, (int, float)) else "",
+                     " ".join(answer.split())[:400]])
+    return {"kind": "table", "title": title,
+            "columns": ["Juror", "Model", "Saw first", "Vote", "Latency", "Answer / error"], "rows": rows}

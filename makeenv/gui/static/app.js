@@ -167,7 +167,7 @@ function cleanSvg(text) {
 }
 
 // Elements with data-action="k" play k when k is valid now; others are shown but inert.
-function wirePicture(svg, playable) {
+function wirePicture(svg, playable, play_ = playAction) {
   for (const el of svg.querySelectorAll("[data-action]")) {
     const action = Number(el.getAttribute("data-action"));
     if (!playable.has(action)) { el.classList.add("inert"); continue; }
@@ -175,7 +175,7 @@ function wirePicture(svg, playable) {
     el.setAttribute("tabindex", "0");
     el.setAttribute("role", "button");
     if (!el.hasAttribute("aria-label")) el.setAttribute("aria-label", playable.get(action));
-    const play = (event) => { event.preventDefault(); event.stopPropagation(); playAction(action); };
+    const play = (event) => { event.preventDefault(); event.stopPropagation(); play_(action); };
     el.addEventListener("click", play);
     el.addEventListener("keydown", (event) => { if (event.key === "Enter" || event.key === " ") play(event); });
   }
@@ -193,7 +193,8 @@ async function start() {
   document.title = `${info.game} · makeenv play`;
   $("game-name").textContent = info.game;
   const options = Object.entries(info.options || {}).filter(([name]) => name !== "players").map(([k, v]) => `${k}=${v}`);
-  $("game-kind").textContent = info.kind === "array" ? ["array game", `${info.players} players`, ...options].join(" · ") : "text game";
+  $("game-kind").textContent = info.kind === "array" ? ["array game", `${info.players} players`, ...options].join(" · ")
+    : `text game · ${info.players} players`;
   $("guide").innerHTML = markdown(info.readme || "_This game has no README._");
   $("new-game").addEventListener("click", newGame);
   if (info.kind === "array") setupArray(info); else setupText(info);
@@ -243,11 +244,15 @@ function setupArray(info) {
 async function newGame() {
   showError("");
   const body = { mode: "play" };
+  const seat = $("seat").value;
   if (app.info.kind === "array") {
     body.mode = $("mode").value;
     body.level = Number($("level").value);
-    const seat = $("seat").value;
     if (seat !== "") body.seat = seat === "first" ? "first" : Number(seat);
+  } else {
+    const level = $("level").value;
+    if (level !== "") body.level = level === "agent" ? "agent" : Number(level);
+    if (seat !== "") body.seat = Number(seat);
   }
   $("new-game").disabled = true;
   try {
@@ -259,7 +264,7 @@ async function newGame() {
       app.following = session.mode === "play";
       applyArray(session, session.mode === "watch" ? 0 : session.length - 1);
     } else {
-      $("strategy").value = "";
+      $("answer").value = "";
       updateCount();
       applyText(session);
     }
@@ -393,15 +398,36 @@ async function playAction(action) {
 }
 
 // ---------------------------------------------------------------- text games
+// Any text env: the person's seat, what they were told, the game's picture and answers when it
+// offers them (click or type), and the game's own result panel at the end.
 function setupText(info) {
   $("text-view").hidden = false;
   $("mode-wrap").hidden = true;
-  $("level-wrap").hidden = true;
-  $("seat-wrap").hidden = true;
-  $("action-guide").innerHTML = `<p class="muted">Opponent: <b>${escapeHtml(info.agent || "none")}</b><br>` +
-    `Jury: <b>${escapeHtml(info.jury || "default")}</b></p>`;
-  $("strategy").addEventListener("input", updateCount);
-  $("submit").addEventListener("click", submitStrategy);
+  const hint = info.answer_hint || {};
+  const opponents = info.opponents || [];
+  $("level-wrap").firstChild.textContent = "Opponent ";
+  $("level").innerHTML = opponents.map((o) => `<option value="${escapeHtml(o.value)}">${escapeHtml(o.label.slice(0, 60))}</option>`).join("");
+  const preferred = info.default_level === null || info.default_level === undefined ? "agent" : String(info.default_level);
+  $("level").value = preferred;
+  $("level-wrap").hidden = opponents.length < 2;
+  $("seat").innerHTML = '<option value="">Random</option>' +
+    Array.from({ length: info.players }, (_, p) => `<option value="${p}">Player ${p}</option>`).join("");
+  $("answer-label").textContent = hint.label || "Your answer";
+  $("answer").placeholder = hint.placeholder || "";
+  $("answer").rows = hint.multiline === false ? 1 : 9;
+  $("submit").textContent = hint.button || "Send";
+  const people = [];
+  if (info.agent) people.push(`Opponent agent: <b>${escapeHtml(info.agent)}</b>`);
+  if (info.jury) people.push(`Jury: <b>${escapeHtml(info.jury)}</b>`);
+  $("action-guide").innerHTML = people.length ? `<p class="muted">${people.join("<br>")}</p>` : "";
+  $("answer").addEventListener("input", updateCount);
+  $("answer").addEventListener("keydown", (event) => {
+    if (event.key === "Enter" && (hint.multiline === false || event.ctrlKey || event.metaKey)) {
+      event.preventDefault();
+      if (!$("submit").disabled) sendAnswer($("answer").value);
+    }
+  });
+  $("submit").addEventListener("click", () => sendAnswer($("answer").value));
   $("rejudge").addEventListener("click", async () => {
     try { applyText(await api("POST", `api/sessions/${app.session.session_id}/rejudge`)); }
     catch (error) { showError(error.message); }
@@ -409,19 +435,48 @@ function setupText(info) {
 }
 
 function updateCount() {
-  $("char-count").textContent = `${$("strategy").value.length} characters`;
+  $("char-count").textContent = `${$("answer").value.length} characters`;
 }
 
-async function submitStrategy() {
-  const text = $("strategy").value;
+async function sendAnswer(text) {
+  const session = app.session;
+  if (!session || app.busy) return;
+  app.busy = true;
   showError("");
   $("submit").disabled = true;
+  for (const b of $("text-options").querySelectorAll("button")) b.disabled = true;
   try {
-    applyText(await api("POST", `api/sessions/${app.session.session_id}/actions`, { action: text }));
+    const next = await api("POST", `api/sessions/${session.session_id}/actions`, { action: text });
+    $("answer").value = "";
+    updateCount();
+    applyText(next);
   } catch (error) {
     showError(error.message);
     $("submit").disabled = false;
+    for (const b of $("text-options").querySelectorAll("button")) b.disabled = false;
+  } finally {
+    app.busy = false;
   }
+}
+
+function renderTextPicture(session) {
+  const holder = $("text-board-svg"), img = $("text-board-img"), fallback = $("text-board-fallback");
+  holder.hidden = img.hidden = fallback.hidden = true;
+  holder.replaceChildren();
+  $("text-picture").hidden = !(session.svg || session.image || session.image_error);
+  const byAction = new Map(session.options.filter((o) => o.action !== null && o.action !== undefined)
+    .map((o) => [o.action, o]));
+  if (session.svg) {
+    try {
+      const svg = cleanSvg(session.svg);
+      wirePicture(svg, new Map([...byAction].map(([a, o]) => [a, o.label])), (a) => sendAnswer(byAction.get(a).answer));
+      holder.appendChild(svg);
+      holder.hidden = false;
+      return;
+    } catch (error) { fallback.textContent = error.message; fallback.hidden = false; return; }
+  }
+  if (session.image) { img.src = session.image; img.hidden = false; return; }
+  if (session.image_error) { fallback.textContent = session.image_error; fallback.hidden = false; }
 }
 
 function applyText(session) {
@@ -430,23 +485,39 @@ function applyText(session) {
   const download = $("text-download");
   download.href = `api/sessions/${session.session_id}/history`;
   download.setAttribute("download", `${session.game}-record.json`);
-  download.hidden = !session.result && session.status !== "jury_unavailable";
-  $("text-seatline").textContent = `You are Player ${session.seat}; your opponent (${session.agent}) is ` +
-    `Player ${1 - session.seat}. Jury: ${session.jury || "default"}.`;
-  $("scenario").textContent = session.scenario || "(the scenario appears in your prompt)";
+  download.hidden = !session.result && session.status !== "stalled";
+  $("text-seatline").textContent = session.seat_names.map((name, p) => `Player ${p}: ${name}`).join(" · ");
   const status = $("status");
   status.textContent = session.message || "";
   status.className = "status " + session.status;
   const yourTurn = session.status === "your_turn";
-  // The person may write while the opponent is still writing; submitting waits for their turn.
-  const submitted = session.submitted.includes(session.seat) && !yourTurn;
-  $("compose").hidden = submitted || !!session.result || session.status === "jury_unavailable";
-  $("strategy").disabled = submitted;
+  renderTextPicture(session);
+  // Without a picture, what the person was told (a scenario, the offers) comes first.
+  const transcriptWrap = $("transcript-wrap");
+  if ($("text-picture").hidden) $("status").before(transcriptWrap); else $("panel").after(transcriptWrap);
+  const options = $("text-options");
+  options.innerHTML = "";
+  options.classList.toggle("many", session.options.length > 12);
+  for (const o of session.options) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.dataset.answer = o.answer;
+    button.innerHTML = `${escapeHtml(o.label)} <span class="num">${escapeHtml(o.answer)}</span>`;
+    button.addEventListener("click", () => sendAnswer(o.answer));
+    options.appendChild(button);
+  }
+  // The person may write while the others think; sending waits for their turn.
+  $("compose").hidden = !!session.result || session.status === "stalled" || session.status === "error";
   $("submit").disabled = !yourTurn;
-  $("rejudge").hidden = session.status !== "jury_unavailable";
+  $("rejudge").hidden = session.status !== "stalled";
+  const transcript = $("transcript");
+  transcript.textContent = session.transcript || "";
+  transcript.scrollTop = transcript.scrollHeight;
   showError(session.status === "error" ? session.error : "");
   showBanner(session.result);
-  renderResults(session);
+  renderPanel(session.panel || [], session.board);
+  app.updates += 1;
+  document.body.dataset.updates = String(app.updates); // tests wait on it
   if (session.status === "working") {
     app.poll = setTimeout(async () => {
       try { applyText(await api("GET", `api/sessions/${session.session_id}`)); }
@@ -455,34 +526,27 @@ function applyText(session) {
   }
 }
 
-function renderResults(session) {
-  const strategies = session.strategies || {};
-  const names = Object.keys(strategies);
-  $("results").hidden = names.length === 0;
-  if (!names.length) return;
-  const players = session.strategies_by_player || {};
-  const you = `Player ${session.seat}`;
-  const other = Object.keys(players).find((p) => p !== you) || "Player ?";
-  $("s-left-title").textContent = `Your strategy (${you})`;
-  $("s-left").textContent = players[you] || "";
-  $("s-right-title").textContent = `Opponent's strategy (${other})`;
-  $("s-right").textContent = players[other] || "";
-  const verdict = session.verdict || {};
-  const votes = verdict.votes || {};
-  const top = Math.max(0, ...Object.values(votes));
-  $("votes").innerHTML = Object.entries(votes).map(([option, n]) =>
-    `<div class="vote${n === top && n > 0 ? " lead" : ""}"><b>${n}</b>${escapeHtml(option)}${option === you ? " (you)" : ""}</div>`).join("") +
-    (verdict.abstentions !== undefined ? `<div class="vote"><b>${verdict.abstentions}</b>abstained</div>` : "");
-  const body = $("ballots").querySelector("tbody");
-  body.innerHTML = (verdict.ballots || []).map((b) => {
-    const vote = b.vote ? escapeHtml(b.vote) : "abstained";
-    const answer = b.error ? "error: " + b.error : (b.raw_answer || "");
-    const latency = typeof b.latency_s === "number" ? b.latency_s.toFixed(2) + " s" : "";
-    const first = Array.isArray(b.order) && b.order.length ? escapeHtml(b.order[0]) : "";
-    return `<tr><td>${escapeHtml(b.juror_id)}</td><td>${escapeHtml(b.model || "")}</td><td>${first}</td>` +
-      `<td class="${b.vote ? "" : "abstain"}">${vote}</td><td>${latency}</td>` +
-      `<td class="answer">${escapeHtml(answer.slice(0, 400))}</td></tr>`;
-  }).join("");
+// A game's result panel: blocks of text, cards side by side, or tables.
+function renderPanel(blocks, board) {
+  const panel = $("panel");
+  panel.hidden = blocks.length === 0 && !board;
+  const html = blocks.map((block) => {
+    const title = block.title ? `<h3>${escapeHtml(block.title)}</h3>` : "";
+    if (block.kind === "cards") {
+      return title + '<div class="cards">' + (block.cards || []).map((c) =>
+        `<div class="card-block${c.lead ? " lead" : ""}"><div class="label">${escapeHtml(c.title)}</div>` +
+        `<div class="card-text">${escapeHtml(c.text)}</div></div>`).join("") + "</div>";
+    }
+    if (block.kind === "table") {
+      return title + '<div class="table-wrap"><table class="panel-table"><thead><tr>' +
+        (block.columns || []).map((c) => `<th>${escapeHtml(c)}</th>`).join("") + "</tr></thead><tbody>" +
+        (block.rows || []).map((r) => "<tr>" + r.map((c) => `<td>${escapeHtml(c === null ? "" : c)}</td>`).join("") + "</tr>").join("") +
+        "</tbody></table></div>";
+    }
+    return title + `<div class="panel-text">${escapeHtml(block.text || "")}</div>`;
+  });
+  if (board) html.push(`<details class="board-text"><summary>The game's record</summary><pre>${escapeHtml(board)}</pre></details>`);
+  panel.innerHTML = html.join("");
 }
 
 start();
