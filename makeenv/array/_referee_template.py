@@ -142,7 +142,8 @@ def apply(a, env, err, err_valid, player, actor, game, steps):
         fail(err, err_valid, ENV_LENGTH_CHANGED, player, a, actor, game, steps, env)
         return False
     if new.ctypes.data != env.ctypes.data:
-        env[:] = new
+        for i in range(env.shape[0]):  # a loop: a slice assignment costs seconds of compilation
+            env[i] = new[i]
     return True
 
 
@@ -210,17 +211,15 @@ def random_agent(state, data):
                 return a, data
     valid = getValidActions(state)
     count = 0
-    for i in range(valid.shape[0]):
-        if valid[i] == 1.0:
-            count += 1
+    for i in range(valid.shape[0]):  # without branches: a random pattern defeats branch prediction
+        count += valid[i] == 1.0
     if count == 0:
         return -1, data
     k = int(np.random.random() * count)
     for i in range(valid.shape[0]):
-        if valid[i] == 1.0:
-            if k == 0:
-                return i, data
-            k -= 1
+        k -= valid[i] == 1.0
+        if k < 0:
+            return i, data
     return -1, data
 
 
