@@ -80,6 +80,7 @@ class CheckContext:
     env: ArrayEnv
     trace_games: int = 50
     run_games: int = 200
+    level_games: int = 4   # games against each level (search bots make more costly)
     max_steps: int = 10_000
     seed: int = 12345
     memo: dict[str, Any] = field(default_factory=dict)
@@ -656,7 +657,7 @@ def check_levels(ctx: CheckContext) -> list[str]:
         if level == 0:
             continue
         try:
-            ctx.env.evaluate("random", 20, None, level, seed=ctx.seed)
+            ctx.env.evaluate("random", ctx.level_games, None, level, seed=ctx.seed)
         except Exception as exc:
             first = next((ln for ln in str(exc).splitlines() if ln.strip()), type(exc).__name__)
             problems.append(f"Level {level} ({ctx.env.levels[level]}) failed: {strip_internal_names(first[:300])}. "
@@ -791,7 +792,8 @@ def run_checks(env: Any, checks: Iterable[str] | None = None, **options: Any) ->
     """Run the named checks (default: all) on ``env`` (an ArrayEnv, a name, path or module).
 
     Options: ``trace_games`` (random games explored, 50), ``run_games`` (games per env.run, 200),
-    ``max_steps`` (bound on a game's length, 10,000), ``seed``.
+    ``level_games`` (games against each level, 4), ``max_steps`` (bound on a game's length, 10,000),
+    ``seed``.
     """
     if not isinstance(env, ArrayEnv):
         if isinstance(env, str):
@@ -806,7 +808,7 @@ def run_checks(env: Any, checks: Iterable[str] | None = None, **options: Any) ->
     unknown = [n for n in names if n not in CHECKS]
     if unknown:
         raise ValueError(f"unknown checks {unknown}; available: {', '.join(CHECKS)}")
-    for option in ("trace_games", "run_games", "max_steps"):
+    for option in ("trace_games", "run_games", "level_games", "max_steps"):
         value = options.get(option)
         if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
             raise ValueError(f"check_env: {option} must be a positive int, got {value!r}")
