@@ -12,15 +12,16 @@ The games are split in ``chunks``; each chunk is stepped by one call of ``step_c
 numba's generator seeded from ``seeds[chunk]``, so a batch is reproducible for a given seed and
 chunk count whatever the number of threads. A chunk copies each game's env, state and seats into
 arrays of its own before playing it: the game's functions then never get views of the batch's
-arrays, whose shared reference count would make threads wait on each other. Compiled code never
-raises: each chunk fills its own error record and status, and Python raises from them.
+arrays, whose one reference count every call would update (contended between threads).
+Compiled code never raises: each chunk fills its own error record and status, and Python raises
+from them.
 """
 
 import numpy as np
 from numba import njit, prange
 
 from makeenv.array.cache import take_handoff
-from makeenv.array.errors import ACTOR_AGENT, ACTOR_GAME, ENV_LENGTH_CHANGED
+from makeenv.array.errors import ACTOR_AGENT, ACTOR_GAME, ENV_LENGTH_CHANGED, ERR_SIZE
 
 _h = take_handoff(__name__)
 R = _h["referee"]          # the game's referee module
@@ -158,7 +159,7 @@ def observe(i, env, me, states, obs, masks):
 def workspace(envs, states, bot_data):
     """A chunk's own arrays: env, state, seats of one game, its bots' data, error record."""
     return (np.empty(envs.shape[1]), np.empty(states.shape[1]), np.empty(N_PLAYERS, dtype=np.int64),
-            np.empty((bot_data.shape[1], bot_data.shape[2])), np.zeros(6), np.zeros(N_ACTIONS))
+            np.empty((bot_data.shape[1], bot_data.shape[2])), np.zeros(ERR_SIZE), np.zeros(N_ACTIONS))
 
 
 # ---- chunks -------------------------------------------------------------------------------------------

@@ -68,15 +68,14 @@ def test_a_seed_replays_the_batch():
 
 
 def test_invalid_actions_lose_the_game_or_raise():
-    env = BatchedEnv(makeenv.make("TicTacToe"), 8, level=0, seat=0)
+    env = BatchedEnv(makeenv.make("TicTacToe"), 8, level=1, seat=0)
     env.reset(seed=1)
-    env.step(np.full(8, 4))  # the centre, everywhere
-    taken = np.full(8, 4)
-    _, rewards, terminated, _, infos = env.step(taken)  # the centre again: taken
+    env.step(np.full(8, 4))  # the centre, everywhere (the bot then blocks or plays at random)
+    _, rewards, terminated, _, infos = env.step(np.full(8, 4))  # the centre again: taken
     assert terminated.all() and (rewards == -1.0).all() and (infos["result"] == -1).all()
     assert infos["invalid_action"].all()
     assert (infos["final_obs"][:, T.S_MINE + 4] == 1.0).all()  # the game as it stood
-    strict = BatchedEnv(makeenv.make("TicTacToe"), 8, level=0, seat=0, invalid_action="raise")
+    strict = BatchedEnv(makeenv.make("TicTacToe"), 8, level=1, seat=0, invalid_action="raise")
     strict.reset(seed=1)
     with pytest.raises(ValueError, match=r"shape \(8,\)"):
         strict.step(np.zeros(3, dtype=int))
@@ -106,9 +105,9 @@ def test_a_multiplayer_simultaneous_game_with_tuple_levels():
 
 
 def test_make_vec_builds_the_batched_env():
-    env = gymnasium.make_vec("makeenv/ConnectFour", num_envs=4, vectorization_mode="vector_entry_point", level=1,
+    env = gymnasium.make_vec("makeenv/ConnectFour", num_envs=4, vectorization_mode="vector_entry_point", level=0,
                              mask_in_observation=True)
-    assert isinstance(env, BatchedEnv) and env.num_envs == 4 and env.level == 1
+    assert isinstance(env, BatchedEnv) and env.num_envs == 4 and env.level == 0
     observations, _ = env.reset(seed=0)
     assert set(observations) == {"observation", "action_mask"}
     assert observations["action_mask"].shape == (4, 7)
