@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numba
 import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
@@ -38,17 +39,21 @@ class BatchedEnv(VectorEnv):
 
     ``chunks``: the games are stepped in this many independent chunks, each with its own seed
     (a batch is reproducible for a given seed and chunk count); ``threads=True`` steps the chunks
-    on numba's threads (``numba.set_num_threads`` sets how many). ``copy=False`` returns the
-    env's own arrays (overwritten by the next step) instead of copies.
+    on numba's threads (chunks default to numba's thread count then). Threads pay only on cores
+    nobody else uses: on a busy machine each step waits for the slowest thread to be scheduled.
+    ``copy=False`` returns the env's own arrays (overwritten by the next step) instead of copies.
     """
 
     def __init__(self, env: ArrayEnv, num_envs: int, level: int = 0, *, seat: int | None = None,
                  mask_in_observation: bool = False, invalid_action: str = "lose", invalid_reward: float = -1.0,
-                 chunks: int = 1, threads: bool = False, copy: bool = True, render_mode: str | None = None) -> None:
+                 chunks: int | None = None, threads: bool = False, copy: bool = True,
+                 render_mode: str | None = None) -> None:
         env._require_contract()
         self.game = env
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ValueError(f"{env.name}: num_envs must be a positive int, got {num_envs!r}")
+        if chunks is None:
+            chunks = min(num_envs, numba.get_num_threads()) if threads else 1
         if isinstance(chunks, bool) or not isinstance(chunks, (int, np.integer)) or not 1 <= chunks <= num_envs:
             raise ValueError(f"{env.name}: chunks must be an int in 1..num_envs ({num_envs}), got {chunks!r}")
         self.num_envs = int(num_envs)
