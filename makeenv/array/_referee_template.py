@@ -18,6 +18,7 @@ import numpy as np
 from numba import njit
 
 from makeenv.array.cache import take_handoff
+from makeenv.array.numba_helpers import as_index
 from makeenv.array.errors import (
     ACTION_NOT_INTEGER, ACTION_NOT_VALID, ACTION_OUT_OF_RANGE, ACTOR_AGENT, ACTOR_GAME, ENDED_OUT_OF_RANGE,
     ENV_LENGTH_CHANGED, ERR_ACTION, ERR_ACTOR, ERR_CODE, ERR_GAME, ERR_PLAYER, ERR_STEP, GAME_TOO_LONG,
@@ -115,20 +116,19 @@ def to_move(env, err, err_valid, game, steps):
 @njit(cache=CACHE, inline="always")
 def checked_action(action, state, err, err_valid, player, actor, game, steps):
     """The action as an int, or NOT_FOUND after recording why it cannot be played here."""
-    a = float(action)
-    if a != np.floor(a):  # also NaN
-        fail(err, err_valid, ACTION_NOT_INTEGER, player, a, actor, game, steps, state)
+    i, integral = as_index(action)  # integer agents skip the float tests (decided when compiling)
+    if not integral:
+        fail(err, err_valid, ACTION_NOT_INTEGER, player, float(action), actor, game, steps, state)
         return NOT_FOUND
-    if not (a >= 0.0 and a < N_ACTIONS):
-        fail(err, err_valid, ACTION_OUT_OF_RANGE, player, a, actor, game, steps, state)
+    if i < 0 or i >= N_ACTIONS:
+        fail(err, err_valid, ACTION_OUT_OF_RANGE, player, float(action), actor, game, steps, state)
         return NOT_FOUND
-    i = int(a)
     if HAS_IS_VALID:
         ok = isValidAction(state, i)
     else:
         ok = getValidActions(state)[i] == 1.0
     if not ok:
-        fail(err, err_valid, ACTION_NOT_VALID, player, a, actor, game, steps, state)
+        fail(err, err_valid, ACTION_NOT_VALID, player, float(action), actor, game, steps, state)
         return NOT_FOUND
     return i
 
