@@ -2,7 +2,7 @@
 
     python benchmarks/bench_games.py                 # every game (a few minutes on an idle core)
     python benchmarks/bench_games.py --quick         # fewer games and rounds
-    python benchmarks/bench_games.py TicTacToe Hex   # some games
+    python benchmarks/bench_games.py TicTacToe Hex   # some games (every variant of each)
     VIS_ENV_DIR=/path/to/ENV python benchmarks/bench_games.py SushiGo Durak Splendor ExplodingKittens
 
 makeenv plays ``env.run("random", N)``: the compiled loop, seats shuffled, every player's final
@@ -58,6 +58,7 @@ CASES = [
     Case("KuhnPoker", openspiel="kuhn_poker", games=1_000_000),
     Case("LeducPoker", openspiel="leduc_poker", games=500_000),
     Case("LiarsDice", openspiel="liars_dice", games=500_000),
+    Case("LiarsDice", {"dice": 2}, openspiel="liars_dice", openspiel_options={"numdice": 2}, games=500_000),
     Case("Goofspiel", openspiel="goofspiel", games=50_000),
     Case("Breakthrough", openspiel="breakthrough", games=20_000),
     Case("Hex", openspiel="hex", games=20_000),
