@@ -123,6 +123,18 @@ register(EnvSpec(
     description="Two players bid hidden cards 1-13 for 13 prize cards in random order; OpenSpiel's goofspiel rules (array env).",
 ))
 register(EnvSpec(
+    id="Splendor",
+    kind="array",
+    entry_point="makeenv.games.splendor",
+    description="2 to 4 players take gem tokens, buy and reserve cards, attract nobles; first to 15 points ends the round; vis/ENV's rules (array env).",
+))
+register(EnvSpec(
+    id="ExplodingKittens",
+    kind="array",
+    entry_point="makeenv.games.exploding_kittens",
+    description="2 to 5 players with hidden hands draw until they explode; Nope, Attack, Skip, Favor, cat combos; last one left wins; vis/ENV's rules (array env).",
+))
+register(EnvSpec(
     id="ScenarioPlanning-v0",
     kind="text",
     entry_point="makeenv.games.scenario_planning:ScenarioPlanningEnv",

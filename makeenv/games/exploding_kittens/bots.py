@@ -1,0 +1,232 @@
+"""Built-in ExplodingKittens opponents. Level 0 (random) is the framework's.
+
+* Level 1, ``careful``: counts the kittens left in the pile; when the top card is known to be a
+  kitten, or the risk is high and it has no Defuse, it attacks, skips, shuffles or looks at the
+  future instead of drawing; steals with cat pairs; Nopes attacks aimed at it; gives away its least
+  useful card and names Defuse.
+* Level 2, ``sampler``: determinized Monte Carlo search. It deals the hidden cards (the others'
+  hands and the pile order) at random with ``sampleEnv``, tries each valid move in each deal and
+  plays the game out with the level 1 policy. (A tree search over the same deals, UCT over every
+  player's moves, measured weaker than level 1 with five players: see README.md.)
+
+Both read only their own state (``sampleEnv`` never sees the real hands or pile).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .logic import (
+    A_DISCARD,
+    A_DRAW,
+    A_GIVE,
+    A_NAME,
+    A_NOPE,
+    A_PAIR,
+    A_PASS,
+    A_TAKE,
+    A_TARGET,
+    A_TRIPLE,
+    ATTACK,
+    CHOOSE_CARD,
+    CHOOSE_PLAYER,
+    COMBO_KINDS,
+    DEFUSE,
+    E_WINNER,
+    FAVOR,
+    FUTURE,
+    HAND_KINDS,
+    KINDS,
+    KITTEN,
+    MAIN,
+    MAX_PLAYERS,
+    NOPING,
+    NUM_ACTIONS,
+    S_ACTION,
+    S_CARDS,
+    S_DISCARD,
+    S_FUTURE,
+    S_HAND,
+    S_MAIN,
+    S_NOPED,
+    S_PHASE,
+    S_PILE,
+    S_PLAYERS,
+    S_SEAT,
+    SHUFFLE,
+    SKIP,
+    getCurrentPlayer,
+    getPlayerState,
+    getValidActions,
+    in_game,
+    sampleEnv,
+    stepEnv,
+)
+
+# how much a card is worth keeping, by kind (cats least, Defuse most)
+KEEP_VALUE = np.array([6.0, 5.0, 4.5, 3.0, 2.5, 3.5, 1.0, 1.0, 1.0, 1.0, 1.0, 10.0, 0.0])
+RISKY = 0.18   # kitten share of the pile above which a player without a Defuse avoids drawing
+
+
+@njit(cache=True)
+def _phase(state):
+    for i in range(5):
+        if state[S_PHASE + i] == 1.0:
+            return i
+    return -1
+
+
+@njit(cache=True)
+def _pending(state):
+    for a in range(10):
+        if state[S_ACTION + a] == 1.0:
+            return a
+    return -1
+
+
+@njit(cache=True)
+def kitten_risk(state):
+    """The share of Exploding Kittens in the draw pile (what a draw risks, top unknown)."""
+    kittens = in_game(int(state[S_PLAYERS]), KITTEN) - state[S_DISCARD + KITTEN]
+    if state[S_PILE] <= 0.0:
+        return 0.0
+    return kittens / state[S_PILE]
+
+
+@njit(cache=True)
+def _top_known(state):
+    """The kind of the top card when I saw it (See the Future), else -1."""
+    for k in range(KINDS):
+        if state[S_FUTURE + k] == 1.0:
+            return k
+    return -1
+
+
+@njit(cache=True)
+def _cheapest(state, valid, first, count, need):
+    """Among actions first + kind (kind < count) valid and holding ``need`` cards, the one whose
+    cards are least worth keeping."""
+    best, best_value = -1, 1e9
+    for kind in range(count):
+        a = first + kind
+        if valid[a] == 1.0 and state[S_HAND + kind] >= need and KEEP_VALUE[kind] < best_value:
+            best, best_value = a, KEEP_VALUE[kind]
+    return best
+
+
+@njit(cache=True)
+def _first_valid(valid):
+    for a in range(NUM_ACTIONS):
+        if valid[a] == 1.0:
+            return a
+    return A_PASS
+
+
+@njit(cache=True)
+def careful(state, data):
+    """Level 1: avoid drawing kittens, steal with cat pairs, Nope attacks aimed at me."""
+    valid = getValidActions(state)
+    phase = _phase(state)
+    pending = _pending(state)
+    if phase == NOPING:
+        if valid[A_NOPE] == 1.0:
+            if state[S_MAIN] == 1.0:
+                # my own action was Noped: Nope back when it was an escape from drawing
+                if (pending == ATTACK or pending == SKIP) and state[S_HAND + DEFUSE] == 0.0:
+                    return A_NOPE, data
+            elif pending == ATTACK and state[S_MAIN + int(state[S_PLAYERS]) - 1] == 1.0 and state[S_NOPED] == 0.0:
+                return A_NOPE, data   # the attack would fall on me (I play right after)
+        return A_PASS, data
+    if phase == CHOOSE_PLAYER:
+        best, most = -1, -1.0
+        for r in range(1, MAX_PLAYERS):
+            a = A_TARGET + r - 1
+            if valid[a] == 1.0 and state[S_CARDS + r] > most:
+                best, most = a, state[S_CARDS + r]
+        return (best if best >= 0 else _first_valid(valid)), data
+    if phase == CHOOSE_CARD:
+        if pending == FAVOR:
+            return _cheapest(state, valid, A_GIVE, HAND_KINDS, 1.0), data
+        if pending == A_TRIPLE:
+            return A_NAME + DEFUSE, data
+        best, best_value = -1, -1.0
+        for kind in range(HAND_KINDS):
+            if valid[A_TAKE + kind] == 1.0 and KEEP_VALUE[kind] > best_value:
+                best, best_value = A_TAKE + kind, KEEP_VALUE[kind]
+        return best, data
+    if phase != MAIN:
+        need = 2.0 if pending == A_PAIR else (3.0 if pending == A_TRIPLE else 1.0)
+        return _cheapest(state, valid, A_DISCARD, COMBO_KINDS, need), data
+    # main phase
+    top = _top_known(state)
+    defused = state[S_HAND + DEFUSE] > 0.0
+    danger = top == KITTEN or (top < 0 and not defused and kitten_risk(state) >= RISKY)
+    if danger:
+        if top < 0 and valid[FUTURE] == 1.0:
+            return FUTURE, data
+        if valid[ATTACK] == 1.0:
+            return ATTACK, data
+        if valid[SKIP] == 1.0:
+            return SKIP, data
+        if valid[SHUFFLE] == 1.0 and top == KITTEN:
+            return SHUFFLE, data
+    if not defused:
+        # hunt for a Defuse: cat pairs steal a random card, favors make someone give one
+        for kind in range(6, COMBO_KINDS):
+            if valid[A_PAIR] == 1.0 and state[S_HAND + kind] >= 2.0:
+                return A_PAIR, data
+        if valid[FAVOR] == 1.0:
+            return FAVOR, data
+    else:
+        for kind in range(6, COMBO_KINDS):
+            if valid[A_TRIPLE] == 1.0 and state[S_HAND + kind] >= 3.0:
+                return A_TRIPLE, data
+            if valid[A_PAIR] == 1.0 and state[S_HAND + kind] >= 2.0:
+                return A_PAIR, data
+    return A_DRAW, data
+
+
+# ---- level 2: determinized Monte Carlo search ---------------------------------------------------------
+
+ROLLOUTS = 400   # played-out games per decision, shared out over the valid moves (data[0] > 0 overrides)
+
+
+@njit(cache=True)
+def sampler(state, data):
+    """Level 2: deal the hidden cards at random (``sampleEnv``) a number of times; in each deal, try
+    every valid move and play the game out with the careful policy; take the move that won most
+    often (careful's own choice on a tie). Every move is tried on the same deals, so the comparison
+    is not drowned in the luck of the deal."""
+    valid = getValidActions(state)
+    choices = 0
+    for a in range(NUM_ACTIONS):
+        if valid[a] == 1.0:
+            choices += 1
+    if choices == 1:
+        return _first_valid(valid), data
+    me = int(state[S_SEAT])
+    budget = int(data[0]) if data.shape[0] > 0 and data[0] > 0.0 else ROLLOUTS
+    deals = budget // choices + 1
+    wins = np.zeros(NUM_ACTIONS)
+    default, data = careful(state, data)
+    for _ in range(deals):
+        deal = sampleEnv(state)
+        for a in range(NUM_ACTIONS):
+            if valid[a] != 1.0:
+                continue
+            env = deal.copy()
+            stepEnv(a, env)
+            while env[E_WINNER] < 0.0:
+                b, data = careful(getPlayerState(env, getCurrentPlayer(env)), data)
+                stepEnv(b, env)
+            if int(env[E_WINNER]) == me:
+                wins[a] += 1.0
+    best = default
+    for a in range(NUM_ACTIONS):
+        if valid[a] == 1.0 and wins[a] > wins[best]:
+            best = a
+    return best, data
+
+
+LEVELS = {1: careful, 2: sampler}

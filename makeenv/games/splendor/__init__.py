@@ -1,0 +1,32 @@
+"""Splendor: an array env for 2 to 4 players. Rules in ``logic.py``, bots in ``bots.py``,
+drawing and words in ``draw.py``, layouts in README.md."""
+
+from .bots import LEVELS
+from .draw import describe_action, describe_state, render
+from .logic import (
+    DEFAULTS,
+    PARAMETERS,
+    checkEnded,
+    getActionSize,
+    getAgentSize,
+    getAgentState,
+    getCurrentPlayer,
+    getPlayerState,
+    getReward,
+    getStateSize,
+    getValidActions,
+    getWinners,
+    initEnv,
+    isValidAction,
+    sampleEnv,
+    stepEnv,
+)
+
+NAME = "Splendor"
+
+__all__ = [
+    "NAME", "LEVELS", "PARAMETERS", "DEFAULTS", "render", "describe_action", "describe_state",
+    "initEnv", "getCurrentPlayer", "getPlayerState", "getAgentState", "stepEnv", "getValidActions",
+    "isValidAction", "getReward", "getWinners", "checkEnded", "getActionSize", "getStateSize",
+    "getAgentSize", "sampleEnv",
+]
