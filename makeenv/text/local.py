@@ -269,13 +269,19 @@ class LocalModel:
                                    bos_token=special(self.llm.token_bos()), add_generation_prompt=True)
 
     def chat_prompt(self, system: str, user: str) -> str:
-        """``system`` and ``user`` formatted with the model's chat template, ready for the reply."""
+        """``system`` and ``user`` formatted with the model's chat template, ready for the reply.
+
+        A GGUF without a template gets its family's turn format: Gemma's for Gemma models (the
+        system text opens the user turn, as Gemma's own template does), ChatML for the rest.
+        """
         messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
         if self._template is not None:
             try:
                 return self._template(messages=messages).prompt
-            except Exception:  # noqa: BLE001 - a template this renderer cannot run: use ChatML
+            except Exception:  # noqa: BLE001 - a template this renderer cannot run: use the fallback
                 self._template = None
+        if str(self.llm.metadata.get("general.architecture", "")).startswith("gemma"):
+            return f"<start_of_turn>user\n{system}\n\n{user}<end_of_turn>\n<start_of_turn>model\n"
         # ChatML, the format of SmolLM2 and many small instruct models.
         return "".join(f"<|im_start|>{m['role']}\n{m['content']}<|im_end|>\n" for m in messages) + "<|im_start|>assistant\n"
 

@@ -382,3 +382,18 @@ def test_choose_breaks_ties_by_the_lowest_index_and_rejects_bad_options() -> Non
         agent.choose(sky, [3, "Blue"])  # type: ignore[list-item]
     with pytest.raises(TypeError, match="observation must be a str"):
         agent.choose(None, ["Blue"])  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("architecture, opening", [("gemma3", "<start_of_turn>user\nBe brief.\n\nHi"),
+                                                   ("llama", "<|im_start|>system\nBe brief.<|im_end|>")])
+def test_a_model_without_a_chat_template_gets_its_family_turn_format(architecture: str, opening: str) -> None:
+    from makeenv.text.local import LocalModel
+
+    class NoTemplateLlama:   # only what chat_prompt reads: GGUF metadata without a template
+        metadata = {"general.architecture": architecture}
+
+    model = object.__new__(LocalModel)   # no GGUF file is loaded: the prompt format alone is tested
+    model.llm, model._template = NoTemplateLlama(), None
+    prompt = model.chat_prompt("Be brief.", "Hi")
+    assert prompt.startswith(opening)
+    assert prompt.endswith("<start_of_turn>model\n" if architecture == "gemma3" else "<|im_start|>assistant\n")
