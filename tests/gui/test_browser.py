@@ -193,10 +193,14 @@ def test_play_scenario_planning_with_a_test_jury(text_server, page, artifacts):
     page.wait_for_selector("body[data-updates]")
     assert page.inner_text("#game-name") == "ScenarioPlanning-v0"
     assert page.locator("#level-wrap").is_hidden() and page.locator("#mode-wrap").is_hidden()
+    first_session = page.evaluate("app.session.session_id")
     page.select_option("#seat", "1")
     page.click("#new-game")
+    # The first game (started on load) may still be polling; wait for the new one to be shown.
+    page.wait_for_function(f"app.session.session_id !== {first_session!r} && app.session.seat === 1")
     page.wait_for_selector("#submit:enabled")
-    assert "Scenario: " in page.inner_text("#transcript") and len(page.inner_text("#transcript")) > 200
+    transcript = page.inner_text("#transcript")
+    assert "Scenario: " in transcript and len(transcript) > 200
     assert page.inner_text("#answer-label") == "YOUR STRATEGY" and page.inner_text("#submit") == "Submit strategy"
     assert "Rules" in page.inner_text("#guide") or "Scenario" in page.inner_text("#guide")
     assert page.locator("#panel").is_hidden()  # the opponent's strategy stays hidden

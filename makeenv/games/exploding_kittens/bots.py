@@ -18,6 +18,8 @@ import numpy as np
 from numba import njit
 
 from .logic import (
+    _pending,
+    _phase,
     A_DISCARD,
     A_DRAW,
     A_GIVE,
@@ -43,14 +45,12 @@ from .logic import (
     MAX_PLAYERS,
     NOPING,
     NUM_ACTIONS,
-    S_ACTION,
     S_CARDS,
     S_DISCARD,
     S_FUTURE,
     S_HAND,
     S_MAIN,
     S_NOPED,
-    S_PHASE,
     S_PILE,
     S_PLAYERS,
     S_SEAT,
@@ -67,22 +67,6 @@ from .logic import (
 # how much a card is worth keeping, by kind (cats least, Defuse most)
 KEEP_VALUE = np.array([6.0, 5.0, 4.5, 3.0, 2.5, 3.5, 1.0, 1.0, 1.0, 1.0, 1.0, 10.0, 0.0])
 RISKY = 0.18   # kitten share of the pile above which a player without a Defuse avoids drawing
-
-
-@njit(cache=True)
-def _phase(state):
-    for i in range(5):
-        if state[S_PHASE + i] == 1.0:
-            return i
-    return -1
-
-
-@njit(cache=True)
-def _pending(state):
-    for a in range(10):
-        if state[S_ACTION + a] == 1.0:
-            return a
-    return -1
 
 
 @njit(cache=True)

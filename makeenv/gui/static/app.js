@@ -520,8 +520,13 @@ function applyText(session) {
   document.body.dataset.updates = String(app.updates); // tests wait on it
   if (session.status === "working") {
     app.poll = setTimeout(async () => {
-      try { applyText(await api("GET", `api/sessions/${session.session_id}`)); }
-      catch (error) { showError(error.message); }
+      try {
+        const fresh = await api("GET", `api/sessions/${session.session_id}`);
+        // A new game may have started while this answer was on its way: never show the old one.
+        if (app.session && app.session.session_id === fresh.session_id) applyText(fresh);
+      } catch (error) {
+        if (app.session && app.session.session_id === session.session_id) showError(error.message);
+      }
     }, 400);
   }
 }
