@@ -9,6 +9,8 @@ from typing import Any, Callable
 
 import numpy as np
 
+from tests.games.support import clickable_actions
+
 
 def random_history(os_game: Any, rng: random.Random) -> list[tuple[int, int]]:
     """One uniformly random OpenSpiel hand: (player, action) pairs, chance outcomes as player -1."""
@@ -101,7 +103,7 @@ def check_drawing(draw: Any, logic: Any, state: np.ndarray) -> str:
     player's turn (none otherwise); describe_state says whose move it is. Returns the text."""
     svg = ET.fromstring(draw.render(state))
     assert svg.tag.endswith("svg")
-    clickable = sorted(int(e.get("data-action")) for e in svg.iter() if e.get("data-action") is not None)
+    clickable = clickable_actions(svg)
     my_turn = bool(state[logic.S_MY_TURN])
     assert clickable == (list(np.flatnonzero(logic.getValidActions(state))) if my_turn else [])
     text = draw.describe_state(state)

@@ -12,6 +12,7 @@ import makeenv
 from makeenv.games.connect_four import bots as B
 from makeenv.games.connect_four import draw as D
 from makeenv.games.connect_four import logic as L
+from tests.games.support import clickable_actions, openspiel_random_outcomes
 
 pyspiel = pytest.importorskip("pyspiel")
 
@@ -101,26 +102,12 @@ def test_sample_env_rebuilds_the_env():
                 np.testing.assert_array_equal(rebuilt, env)
 
 
-def openspiel_random_outcomes(games: int, seed: int) -> tuple[np.ndarray, float]:
-    """Fractions of (first mover wins, second mover wins, no winner) and the mean length."""
-    rng = random.Random(seed)
-    counts, moves = np.zeros(3), 0
-    for _ in range(games):
-        state = GAME.new_initial_state()
-        while not state.is_terminal():
-            state.apply_action(rng.choice(state.legal_actions()))
-            moves += 1
-        returns = state.returns()
-        counts[0 if returns[0] > 0 else 1 if returns[1] > 0 else 2] += 1
-    return counts / games, moves / games
-
-
 def test_random_play_matches_openspiel():
     """Uniform random play: the same outcome distribution and game length as OpenSpiel (measured here)."""
     results = ENV.evaluate("random", 20_000, seed=1)
     first, second = results.by_seat
     ours = np.array([first.wins / first.games, second.wins / second.games, results.draws / results.games])
-    theirs, their_length = openspiel_random_outcomes(3_000, seed=1)
+    theirs, their_length = openspiel_random_outcomes(GAME, 3_000, seed=1)
     # about 4 standard errors of the difference between the two samples
     np.testing.assert_allclose(ours, theirs, atol=0.045)
     np.testing.assert_allclose(ours, [0.558, 0.438, 0.003], atol=0.025)  # OpenSpiel, 30,000 games
@@ -213,7 +200,7 @@ def test_render_and_descriptions_along_random_games():
             for seat in (0, 1):
                 state = L.getPlayerState(env, seat)
                 svg = ET.fromstring(D.render(state))
-                clickable = sorted(int(e.get("data-action")) for e in svg.iter() if e.get("data-action") is not None)
+                clickable = clickable_actions(svg)
                 expected = list(np.flatnonzero(L.getValidActions(state))) if state[L.S_MY_TURN] else []
                 assert clickable == expected
                 rows = [line for line in D.describe_state(state).splitlines() if line.startswith("  ")]

@@ -15,6 +15,7 @@ from makeenv.array.check import CHECKS
 from makeenv.games.durak import bots as B
 from makeenv.games.durak import draw as D
 from makeenv.games.durak import logic as L
+from tests.games.support import clickable_actions
 
 # vis/ENV's Durak, random against random, 200,000 games (see the README)
 VIS_MEAN_LENGTH = 184.44
@@ -247,7 +248,7 @@ def test_search_beats_thrifty():
 def test_render_and_words():
     for state, _ in dealt_states(40, 6, B.thrifty_action):
         root = ET.fromstring(D.render(state))
-        clickable = {int(e.get("data-action")) for e in root.iter() if e.get("data-action") is not None}
+        clickable = set(clickable_actions(root))
         assert clickable == set(np.flatnonzero(L.getValidActions(state)).tolist())
         words = D.describe_state(state)
         for c in np.flatnonzero(state[L.S_HAND:L.S_HAND + 52]):

@@ -14,6 +14,7 @@ import makeenv
 from makeenv.games.exploding_kittens import logic as L
 from makeenv.games.exploding_kittens.bots import careful, sampler
 from makeenv.games.exploding_kittens.draw import describe_action, describe_state, render
+from tests.games.support import clickable_actions
 
 # vis/ENV Exploding_Kitten, random agents, five players (README: 100,000 games of the library's code)
 VIS_MEAN_STEPS = 84.01
@@ -297,7 +298,7 @@ def test_render_and_words_for_sampled_states():
         state = L.getAgentState(env)
         legal = set(np.flatnonzero(L.getValidActions(state)).tolist())
         root = ElementTree.fromstring(render(state))
-        clickable = {int(e.get("data-action")) for e in root.iter() if e.get("data-action") is not None}
+        clickable = set(clickable_actions(root))
         assert clickable == legal, (clickable, legal)
         assert "Your hand" in describe_state(state)
         L.stepEnv(int(rng.choice(sorted(legal))), env)

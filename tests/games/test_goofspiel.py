@@ -13,6 +13,7 @@ import makeenv
 from makeenv.games.goofspiel import bots as B
 from makeenv.games.goofspiel import draw as D
 from makeenv.games.goofspiel import logic as L
+from tests.games.support import clickable_actions
 
 pyspiel = pytest.importorskip("pyspiel")
 
@@ -221,7 +222,7 @@ def test_render_and_descriptions_along_random_games():
             for seat in (0, 1):
                 state = L.getPlayerState(env, seat)
                 svg = ET.fromstring(D.render(state))
-                clickable = sorted(int(e.get("data-action")) for e in svg.iter() if e.get("data-action") is not None)
+                clickable = clickable_actions(svg)
                 expected = list(np.flatnonzero(L.getValidActions(state))) if state[L.S_MY_TURN] else []
                 assert clickable == expected
                 text = D.describe_state(state)

@@ -12,6 +12,7 @@ import makeenv
 from makeenv.games.hex import bots as B
 from makeenv.games.hex import draw as D
 from makeenv.games.hex import logic as L
+from tests.games.support import clickable_actions
 
 pyspiel = pytest.importorskip("pyspiel")
 
@@ -233,7 +234,7 @@ def test_render_and_descriptions_along_random_games():
             for seat in (0, 1):
                 state = L.getPlayerState(env, seat)
                 svg = ET.fromstring(D.render(state))
-                clickable = sorted(int(e.get("data-action")) for e in svg.iter() if e.get("data-action") is not None)
+                clickable = clickable_actions(svg)
                 expected = np.flatnonzero(L.getValidActions(state)).tolist() if state[L.S_MY_TURN] else []
                 assert clickable == expected
                 rows = [line for line in D.describe_state(state).splitlines() if line[:3].strip().isdigit()]

@@ -13,6 +13,7 @@ import makeenv
 from makeenv.games.splendor import logic as L
 from makeenv.games.splendor.bots import greedy, ismcts
 from makeenv.games.splendor.draw import describe_action, describe_state, render
+from tests.games.support import clickable_actions
 
 # vis/ENV Splendor, random agents, four players (README: 20,000 games of the library's own code)
 VIS_MEAN_STEPS = 317.43
@@ -342,7 +343,7 @@ def test_render_and_words_for_sampled_states():
     for state in states:
         svg = render(state)
         root = ElementTree.fromstring(svg)
-        actions = {int(e.get("data-action")) for e in root.iter() if e.get("data-action") is not None}
+        actions = set(clickable_actions(root))
         valid = set(np.flatnonzero(L.getValidActions(state)).tolist())
         assert actions and actions <= valid
         text = describe_state(state)

@@ -16,6 +16,7 @@ from makeenv.array.check import CHECKS
 from makeenv.games.sushi_go import bots as B
 from makeenv.games.sushi_go import draw as D
 from makeenv.games.sushi_go import logic as L
+from tests.games.support import clickable_actions
 
 # vis/ENV's SushiGo, 5 players, random against random, 200,000 games (see the README)
 VIS_MEAN_LENGTH = 108.937
@@ -423,7 +424,7 @@ def test_render_and_words():
     for state in sampled_states(40, 5):
         svg = D.render(state)
         root = ET.fromstring(svg)
-        clickable = {int(e.get("data-action")) for e in root.iter() if e.get("data-action") is not None}
+        clickable = set(clickable_actions(root))
         valid = set(np.flatnonzero(L.getValidActions(state)).tolist())
         assert clickable == valid  # every valid action, and only those, can be clicked
         words = D.describe_state(state)

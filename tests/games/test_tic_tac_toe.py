@@ -12,6 +12,7 @@ import makeenv
 from makeenv.games.tic_tac_toe import bots as B
 from makeenv.games.tic_tac_toe import draw as D
 from makeenv.games.tic_tac_toe import logic as L
+from tests.games.support import clickable_actions, openspiel_random_outcomes
 
 pyspiel = pytest.importorskip("pyspiel")
 from open_spiel.python.algorithms import minimax  # noqa: E402  (needs pyspiel)
@@ -65,27 +66,13 @@ def test_same_games_as_openspiel():
         assert not L.getValidActions(L.getPlayerState(env, 0)).any()
 
 
-def openspiel_random_outcomes(games: int, seed: int) -> tuple[np.ndarray, float]:
-    """Fractions of (first mover wins, second mover wins, no winner) and the mean length."""
-    rng = random.Random(seed)
-    counts, moves = np.zeros(3), 0
-    for _ in range(games):
-        state = GAME.new_initial_state()
-        while not state.is_terminal():
-            state.apply_action(rng.choice(state.legal_actions()))
-            moves += 1
-        returns = state.returns()
-        counts[0 if returns[0] > 0 else 1 if returns[1] > 0 else 2] += 1
-    return counts / games, moves / games
-
-
 def test_random_play_matches_openspiel():
     """Uniform random play: the same outcome distribution and game length as OpenSpiel (measured here)."""
     results = ENV.evaluate("random", 20_000, seed=1)
     first, second = results.by_seat
     ours = np.array([first.wins / first.games, second.wins / second.games,
                      results.draws / results.games])
-    theirs, their_length = openspiel_random_outcomes(10_000, seed=1)
+    theirs, their_length = openspiel_random_outcomes(GAME, 10_000, seed=1)
     # 5 standard errors of the difference between the two samples (p near 0.6: about 0.005 + 0.005)
     np.testing.assert_allclose(ours, theirs, atol=0.035)
     np.testing.assert_allclose(ours, [0.582, 0.291, 0.127], atol=0.025)  # OpenSpiel, 100,000 games
@@ -177,7 +164,7 @@ def test_render_and_descriptions_along_random_games():
             for seat in (0, 1):
                 state = L.getPlayerState(env, seat)
                 svg = ET.fromstring(D.render(state))
-                clickable = sorted(int(e.get("data-action")) for e in svg.iter() if e.get("data-action") is not None)
+                clickable = clickable_actions(svg)
                 expected = list(np.flatnonzero(L.getValidActions(state))) if state[L.S_MY_TURN] else []
                 assert clickable == expected
                 text = D.describe_state(state)
