@@ -244,7 +244,10 @@ def test_play_an_array_game_in_words_by_clicking_its_picture(page, artifacts):
         assert "Bots of level 1" in page.inner_text("#level")
         page.select_option("#level", "0")
         page.select_option("#seat", "0")
+        first_session = page.evaluate("app.session.session_id")
         page.click("#new-game")
+        # The game started on load (random seat, the bot may be thinking) is shown until the new one arrives.
+        page.wait_for_function(f"app.session.session_id !== {first_session!r} && app.session.seat === 0")
         page.wait_for_selector("#text-board-svg [data-action].playable")
         assert page.locator("#text-options button").count() == 9
         page.fill("#answer", "row 2, column 2")
