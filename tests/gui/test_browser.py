@@ -46,7 +46,9 @@ def test_play_a_whole_rock_paper_scissors_game_by_clicking_the_picture(rps_serve
     for label in ("Scissors", "Rock", "Paper", "Confirm"):
         assert label in guide
     page.select_option("#level", "1")
+    first_session = page.evaluate("app.session.session_id")
     page.click("#new-game")
+    page.wait_for_function(f"app.session.session_id !== {first_session!r}")
     page.wait_for_selector("#actions button")
     assert "Level 1" in page.inner_text("#seatline")
     shot(page, artifacts, "rps-start")
