@@ -37,6 +37,15 @@ def wait_frame(page: Any, index: int) -> None:
         f"document.querySelector('#caption').dataset.frame === '{index}'")
 
 
+def start_new_game(page: Any, seat: int | None = None) -> None:
+    """Click "New game" and wait until the page shows it: the game started on load (its bot may
+    still be thinking) stays on screen until the new session arrives."""
+    first_session = page.evaluate("app.session.session_id")
+    page.click("#new-game")
+    seated = "" if seat is None else f" && app.session.seat === {seat}"
+    page.wait_for_function(f"app.session.session_id !== {first_session!r}{seated}")
+
+
 def test_play_a_whole_rock_paper_scissors_game_by_clicking_the_picture(rps_server, page, artifacts):
     page.goto(rps_server.url)
     page.wait_for_selector("#actions button")
@@ -46,9 +55,7 @@ def test_play_a_whole_rock_paper_scissors_game_by_clicking_the_picture(rps_serve
     for label in ("Scissors", "Rock", "Paper", "Confirm"):
         assert label in guide
     page.select_option("#level", "1")
-    first_session = page.evaluate("app.session.session_id")
-    page.click("#new-game")
-    page.wait_for_function(f"app.session.session_id !== {first_session!r}")
+    start_new_game(page)
     page.wait_for_selector("#actions button")
     assert "Level 1" in page.inner_text("#seatline")
     shot(page, artifacts, "rps-start")
@@ -195,11 +202,8 @@ def test_play_scenario_planning_with_a_test_jury(text_server, page, artifacts):
     page.wait_for_selector("body[data-updates]")
     assert page.inner_text("#game-name") == "ScenarioPlanning-v0"
     assert page.locator("#level-wrap").is_hidden() and page.locator("#mode-wrap").is_hidden()
-    first_session = page.evaluate("app.session.session_id")
     page.select_option("#seat", "1")
-    page.click("#new-game")
-    # The first game (started on load) may still be polling; wait for the new one to be shown.
-    page.wait_for_function(f"app.session.session_id !== {first_session!r} && app.session.seat === 1")
+    start_new_game(page, seat=1)
     page.wait_for_selector("#submit:enabled")
     transcript = page.inner_text("#transcript")
     assert "Scenario: " in transcript and len(transcript) > 200
@@ -246,10 +250,7 @@ def test_play_an_array_game_in_words_by_clicking_its_picture(page, artifacts):
         assert "Bots of level 1" in page.inner_text("#level")
         page.select_option("#level", "0")
         page.select_option("#seat", "0")
-        first_session = page.evaluate("app.session.session_id")
-        page.click("#new-game")
-        # The game started on load (random seat, the bot may be thinking) is shown until the new one arrives.
-        page.wait_for_function(f"app.session.session_id !== {first_session!r} && app.session.seat === 0")
+        start_new_game(page, seat=0)
         page.wait_for_selector("#text-board-svg [data-action].playable")
         assert page.locator("#text-options button").count() == 9
         page.fill("#answer", "row 2, column 2")
