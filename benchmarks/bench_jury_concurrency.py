@@ -34,7 +34,7 @@ import httpx
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from makeenv.text import OpenAICompatibleJury  # noqa: E402
-from makeenv.text.local import default_model_path  # noqa: E402
+from makeenv.text.llama_runtime import default_model_path  # noqa: E402
 
 PAIRS_PATH = Path(__file__).with_name("jury_pairs.json")
 OPTIONS = ["Player 0", "Player 1"]

@@ -44,7 +44,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from makeenv.text.local import LocalJury  # noqa: E402
+from makeenv.text.jury.local import LocalJury  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 PARTS = {"unseen2": HERE / "jury_unseen2.json", "unseen": HERE / "jury_unseen.json",

@@ -89,7 +89,7 @@ def main() -> None:
     plan = [(name, int(n)) for name, n in (item.split("=") for item in args.games.split(","))]
     levels = [int(level) for level in args.levels.split(",")]
 
-    from makeenv.text.local import LocalAgent
+    from makeenv.text.local_agent import LocalAgent
 
     model = LocalAgent(args.model_path, system_prompt=DEFAULT_PLAYER_PROMPT, n_threads=args.threads)
     print(f"LocalAgent: {model.model.name}, system prompt: makeenv.text.agents.DEFAULT_PLAYER_PROMPT, "

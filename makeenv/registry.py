@@ -162,8 +162,26 @@ def resolve_object(path: str) -> Any:
     return getattr(module, attribute) if attribute else module
 
 
-def _looks_like_user_game(name: str) -> bool:
+def looks_like_user_game(name: str) -> bool:
+    """True when ``name`` reads as a game of your own: a folder, a ``.py`` file or a module path."""
     return os.path.isdir(name) or name.endswith(".py") or ("." in name and " " not in name)
+
+
+def find_spec(name: str) -> EnvSpec | None:
+    """The ``EnvSpec`` of a registered id, or of a game of your own played in words; else None.
+
+    A game of your own is played in words as its folder, ``.py`` file or module path followed by
+    ``-text`` (``./nim-text`` for the folder ``./nim``), as a registered game is (``TicTacToe-text``).
+    A folder whose own name ends in ``-text`` is the array game in it.
+    """
+    spec = REGISTRY.get(name)
+    if spec is not None or not name.endswith(TEXT_VARIANT_SUFFIX) or os.path.isdir(name):
+        return spec
+    game = name[: -len(TEXT_VARIANT_SUFFIX)]
+    if not game or not looks_like_user_game(game):
+        return None
+    return EnvSpec(id=name, kind="text", entry_point="makeenv.text.bridge:ArrayTextEnv", kwargs={"game": game},
+                   description=f"your game {game} in words (text env).")
 
 
 def make(name: str, **kwargs: Any) -> Any:
@@ -174,9 +192,9 @@ def make(name: str, **kwargs: Any) -> Any:
     """
     if not isinstance(name, str) or not name:
         raise TypeError(f"makeenv.make: expected an environment name as a non-empty str, got {name!r}")
-    spec = REGISTRY.get(name)
+    spec = find_spec(name)
     if spec is None:
-        if _looks_like_user_game(name):
+        if looks_like_user_game(name):
             from makeenv.array.contract import load_array_env
 
             return load_array_env(name, **kwargs)
@@ -185,7 +203,8 @@ def make(name: str, **kwargs: Any) -> Any:
         raise ValueError(
             f"makeenv.make: unknown environment {name!r}.{hint} Registered environments: "
             f"{', '.join(list_envs())}. A game of your own can be passed as an importable module "
-            "path (my_games.tictactoe) or a folder path (./tictactoe)."
+            "path (my_games.tictactoe) or a folder path (./tictactoe), and played in words with -text "
+            "after it (./tictactoe-text)."
         )
     if spec.kind == "array":
         from makeenv.array.contract import load_array_env

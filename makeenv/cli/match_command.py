@@ -19,6 +19,8 @@ from makeenv.cli.app import app, reflow
 
 MATCH_HELP = """Play one game of a text env between agents: ScenarioPlanning-v0, Negotiation-v0, or any
 array game played in words (TicTacToe-text, ConnectFour-text, ...; `makeenv list` shows them all).
+A game of your own is played in words the same way: its folder, .py file or module path with -text
+after it (./nim-text for the folder ./nim that `makeenv new Nim` made).
 
 Prints what happens and the result; --out FILE.json writes the whole record (keys are never
 printed or recorded). One --playerN SPEC per seat (--player2, --player3, ... for games with more
@@ -40,7 +42,8 @@ Player SPECs:
 - fixed:TEXT: always answers TEXT
 
 - bot:LEVEL: the game's own bot of that level plays this seat (array games played as text; 0 is
-  random)
+  random). A level is labelled by its Bot's name, else the first sentence of its policy's
+  docstring (up to 160 characters), else the policy's name.
 
 - MODULE:FUNCTION or FILE.py:FUNCTION: your own agent(observation: str) -> str
 
@@ -102,7 +105,8 @@ def _extra_players(args: list[str]) -> dict[int, str]:
              context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
 def match(
     ctx: typer.Context,
-    env_id: str = typer.Argument(..., help="A registered text env, e.g. TicTacToe-text or ScenarioPlanning-v0."),
+    env_id: str = typer.Argument(..., help="A text env: TicTacToe-text, ScenarioPlanning-v0, or your game's folder with -text "
+                                           "(./nim-text)."),
     player0: str = typer.Option("human", "--player0", help="Seat 0's SPEC (see above)."),
     player1: str = typer.Option("human", "--player1", help="Seat 1's SPEC (see above); --player2 ... likewise."),
     option: Optional[List[str]] = typer.Option(None, "--option", "-o", help=OPTION_HELP),
@@ -118,7 +122,7 @@ def match(
     out: Optional[Path] = typer.Option(None, "--out", help="Write the whole record to this JSON file."),
 ) -> None:
     from makeenv.cli.array_commands import parse_options
-    from makeenv.registry import REGISTRY, make, resolve_object
+    from makeenv.registry import REGISTRY, find_spec, looks_like_user_game, make, resolve_object
     from makeenv.text.agents import AgentError, HumanAgent, terminal_safe
     from makeenv.text.client import MissingAPIKey
     from makeenv.text.specs import BotSeat, SpecError, parse_jury_spec, parse_player_spec
@@ -131,10 +135,11 @@ def match(
         typer.echo(terminal_safe(f"makeenv match: {message}"), err=True)
         raise typer.Exit(code)
 
-    spec = REGISTRY.get(env_id)
+    spec = find_spec(env_id)
     if spec is None or spec.kind != "text":
-        kind = "an array game (use `makeenv run`, or play it in words as " + env_id + "-text)" \
-            if spec is not None else "not a registered env"
+        array_game = spec is not None or looks_like_user_game(env_id)
+        kind = ("an array game (use `makeenv run`, or play it in words as " + env_id.rstrip("/\\") + "-text)"
+                if array_game else "not a registered env, nor a game folder, .py file or module")
         texts = ", ".join(sorted(k for k, v in REGISTRY.items() if v.kind == "text"))
         fail(f"{env_id!r} is {kind}; match plays text envs: {texts}", EXIT_CONFIG)
 
@@ -194,22 +199,35 @@ def match(
     say(f"== {env_id} (seed {seed}) ==")
     say(env.get_board_str())
     say()
-    done = False
+    # A person at the terminal reads the game in their observations; what the match would print
+    # for a move is printed only when no person is shown it there: a game without people, the
+    # invalid answers of agents (told to them alone) and the last move, which nobody is shown.
+    people = any(isinstance(players[seat], HumanAgent) for seat in text_seats)
+    done, final_message = False, ""
     try:
         while not done:
             player_id, observation = env.get_observation()
             seat = seats[player_id]
             who = record["players"][f"Player {seat}"].replace("\n", " ")
             say(f"Player {seat} ({who[:60]}) is playing...")
-            action = ask(players[seat], env, observation, player_id)
+            try:
+                action = ask(players[seat], env, observation, player_id)
+            except (AgentError, KeyboardInterrupt):
+                raise
+            except Exception as error:
+                raise AgentError(_agent_failure(seat, record["players"][f"Player {seat}"], error)) from error
             try:
                 done, info = env.step(action)
             except Exception as error:
                 if not getattr(env, "awaiting_rejudge", False):
                     raise
                 done, info = _rejudge(env, error, rejudge, say)
-            if not done and info.get("message"):
-                say(info["message"])
+            message = info.get("message") or ""
+            if done:
+                final_message = message
+            elif message and (not people or (info.get("invalid_move")
+                                             and not isinstance(players[seat], HumanAgent))):
+                say(message)
         record["status"] = "finished"
     except AgentError as error:
         record["status"] = "agent_error"
@@ -228,10 +246,13 @@ def match(
     finally:
         panel = env.result_panel() if callable(getattr(env, "result_panel", None)) else []
         rewards, game_info = env.close()
-        say()
         record["rewards"] = {str(k): v for k, v in rewards.items()} if rewards is not None else None
         record["game_info"] = game_info
-        for line in panel_lines(panel):
+        lines = panel_lines(panel)
+        if final_message and _plain(final_message) not in _plain("\n".join(lines)):
+            say(final_message)   # the last move (and the final board), unless the panel shows it
+        say()
+        for line in lines:
             say(line)
         if game_info.get("reason"):
             say(f"Result: {game_info['reason']}  Rewards: {game_info.get('rewards')}")
@@ -240,6 +261,30 @@ def match(
             say(f"Record written to {out}")
     if code:
         fail(record.get("error", record["status"]), code)
+
+
+def _plain(text: str) -> str:
+    """``text`` without the "[GAME] " that opens a game's own lines (a panel shows them without it)."""
+    return "\n".join(line.removeprefix("[GAME] ") for line in text.splitlines())
+
+
+def _agent_failure(seat: int, spec: str, error: BaseException) -> str:
+    """What an agent that raised did: its seat, its SPEC, the error and the frames of its own code.
+
+    makeenv's frames (the match, the turn, makeenv's own agents) are left out; an agent of
+    makeenv's that fails shows the error alone.
+    """
+    import traceback
+
+    import makeenv
+
+    ours = Path(makeenv.__file__).resolve().parent
+    frames = [frame for frame in traceback.extract_tb(error.__traceback__)
+              if not Path(frame.filename).resolve().is_relative_to(ours)]
+    text = f"the agent of Player {seat} ({spec}) raised {type(error).__name__}: {error}"
+    if frames:
+        text += "\nTraceback of the agent's code (most recent call last):\n" + "".join(traceback.format_list(frames))
+    return text.rstrip("\n") + "\nFix the agent, or play that seat with another SPEC (see makeenv match --help)."
 
 
 def _rejudge(env: Any, error: Exception, times: int, say: Any) -> tuple[bool, dict[str, Any]]:

@@ -47,14 +47,15 @@ __all__ = [
     "parse_player_spec", "parse_jury_spec", "SpecError", "BotSeat",
 ]
 
-_LAZY = {"LocalJury", "LocalAgent"}
+# name -> the module that defines it, imported on first use (it needs the llm extra)
+_LAZY = {"LocalJury": "makeenv.text.jury.local", "LocalAgent": "makeenv.text.local_agent"}
 
 
 def __getattr__(name: str) -> Any:
     if name in _LAZY:
         import importlib
 
-        return getattr(importlib.import_module("makeenv.text.local"), name)
+        return getattr(importlib.import_module(_LAZY[name]), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

@@ -111,6 +111,32 @@ def parse_answer(text: str, valid: Sequence[int], describe: Callable[[int], str]
     raise AnswerError(f"{_shorten(answer)!r} names no valid action")
 
 
+# ---------------------------------------------------------------------------------- the listing
+
+VALID_ACTIONS_HEADER = "Valid actions:"
+_LISTED_BLOCK = re.compile(rf"^{re.escape(VALID_ACTIONS_HEADER)}\n((?:\[\d+\] [^\n]*(?:\n|$))+)", re.MULTILINE)
+_LISTED_LINE = re.compile(r"^\[(\d+)\] (.*)$", re.MULTILINE)
+
+
+def list_valid_actions(valid: Sequence[int], describe: Callable[[int], str]) -> str:
+    """The listing of a turn's valid actions a text player is shown: a header, then ``[k] description`` lines."""
+    return VALID_ACTIONS_HEADER + "\n" + "\n".join(f"[{a}] {describe(a)}" for a in valid)
+
+
+def listed_options(observation: str) -> list[dict[str, Any]]:
+    """The answers the newest listing of ``observation`` (``list_valid_actions``) offers, in its order.
+
+    Each as ``action_options`` gives them: ``{"answer": "[k]", "label": description, "action": k}``;
+    ``[]`` when the observation lists none (a text env that asks for free text).
+    """
+    if not isinstance(observation, str):
+        return []
+    blocks = _LISTED_BLOCK.findall(observation)
+    if not blocks:
+        return []
+    return [{"answer": f"[{k}]", "label": label, "action": int(k)} for k, label in _LISTED_LINE.findall(blocks[-1])]
+
+
 def _listing(actions: Sequence[int]) -> str:
     return ", ".join(f"[{a}]" for a in actions)
 
@@ -251,6 +277,7 @@ class ArrayTextEnv(TextEnv):
         self.moves: list[dict[str, Any]] = []
         self.forfeit: dict[str, Any] | None = None
         self.result_text = ""
+        self.final_board = ""   # the finished game's state in words, for spectators
 
     def _reset(self) -> None:
         self._clear()
@@ -309,10 +336,9 @@ class ArrayTextEnv(TextEnv):
     def _board(self, seat: int) -> str:
         state = self.match.state(seat)
         valid = self.match.legal_actions()
-        listing = "\n".join(f"[{a}] {self.game.describe_action(a)}" for a in valid)
         return (f"[GAME] Your turn (Player {seat}, move {self.match.steps + 1}).\n"
                 f"{self.game.describe_state(state)}\n"
-                f"Valid actions:\n{listing}\n" + HOW_TO_ANSWER.format(example=valid[0]))
+                f"{list_valid_actions(valid, self.game.describe_action)}\n" + HOW_TO_ANSWER.format(example=valid[0]))
 
     def _announce(self, seat: int, action: int) -> None:
         hidden = action in self.game.private_actions
@@ -354,6 +380,8 @@ class ArrayTextEnv(TextEnv):
         lines = [f"Player {m['seat']}" + (f" ({m['by']})" if m["seat"] in self._bots else "")
                  + (" made a hidden choice." if m["hidden"] and not self.done else f" played: {m['label']}.")
                  for m in self.moves[first:]]
+        if self.done and self.forfeit is None:
+            lines.append(self.final_board)
         if self.done:
             lines.append(self.result_text)
         return {"action": chosen, "label": self.game.describe_action(chosen), "message": "\n".join(lines)}
@@ -396,9 +424,13 @@ class ArrayTextEnv(TextEnv):
                          + "; ".join(f"move {m['move']}, Player {m['seat']}: {m['label']}" for m in hidden) + ".")
         self.result_text = "\n".join(lines)
         self.send(self.result_text, kind="admin")
+        views = {seat: self.game.describe_state(self.match.state(seat)) for seat in players}
         for player_id, seat in enumerate(self._seats):
-            self.send(f"[GAME] Your final view:\n{self.game.describe_state(self.match.state(seat))}",
-                      to=player_id, kind="board")
+            self.send(f"[GAME] Your final view:\n{views[seat]}", to=player_id, kind="board")
+        if len(set(views.values())) == 1:
+            self.final_board = f"[GAME] Final board:\n{views[0]}"
+        else:   # hidden information: every seat's own view, now that the game is over
+            self.final_board = "\n".join(f"[GAME] Final view of Player {seat}:\n{view}" for seat, view in views.items())
         rewards = {p: outcome.returns[seat] for p, seat in enumerate(self._seats)}
         self.finish(rewards, headline)
 

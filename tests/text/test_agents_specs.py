@@ -122,8 +122,9 @@ def test_jury_specs(server, monkeypatch, tmp_path):
 
 
 def test_local_specs_import_lazily(monkeypatch):
-    """``local`` resolves through makeenv.text.local only when asked for."""
-    fake = types.ModuleType("makeenv.text.local")
+    """``local`` resolves through makeenv.text.local_agent / makeenv.text.jury.local only when asked for."""
+    agent_module = types.ModuleType("makeenv.text.local_agent")
+    jury_module = types.ModuleType("makeenv.text.jury.local")
 
     class LocalAgent:
         def __init__(self, model_path=None):
@@ -136,8 +137,9 @@ def test_local_specs_import_lazily(monkeypatch):
         def cast_ballots(self, scenario, submissions):
             return []
 
-    fake.LocalAgent, fake.LocalJury = LocalAgent, LocalJury
-    monkeypatch.setitem(sys.modules, "makeenv.text.local", fake)
+    agent_module.LocalAgent, jury_module.LocalJury = LocalAgent, LocalJury
+    monkeypatch.setitem(sys.modules, "makeenv.text.local_agent", agent_module)
+    monkeypatch.setitem(sys.modules, "makeenv.text.jury.local", jury_module)
     assert parse_player_spec("local").model_path is None
     assert parse_player_spec("local:/models/x.gguf").model_path == "/models/x.gguf"
     assert parse_jury_spec("local") == (LocalJury, {})
@@ -147,9 +149,12 @@ def test_local_specs_import_lazily(monkeypatch):
 
 
 def test_local_spec_without_the_extra_says_how_to_install(monkeypatch):
-    monkeypatch.setitem(sys.modules, "makeenv.text.local", None)  # import fails
+    monkeypatch.setitem(sys.modules, "makeenv.text.jury.local", None)  # import fails
+    monkeypatch.setitem(sys.modules, "makeenv.text.local_agent", None)
     with pytest.raises(ImportError, match=r"makeenv\[llm\]"):
         parse_jury_spec("local")
+    with pytest.raises(ImportError, match=r"makeenv\[llm\]"):
+        parse_player_spec("local")
 
 
 def test_public_names_are_exported():

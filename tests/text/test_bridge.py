@@ -9,26 +9,27 @@ import pytest
 
 import makeenv
 from makeenv.registry import REGISTRY
-from makeenv.text.bridge import AnswerError, ArrayTextEnv, parse_answer
+from makeenv.text.bridge import AnswerError, ArrayTextEnv, listed_options, parse_answer
 from makeenv.text.turns import ask, play
-
-ARRAY_GAMES = sorted(name for name, spec in REGISTRY.items() if spec.kind == "array")
-LISTING = re.compile(r"^\[(\d+)\] (.+)$", re.MULTILINE)
+from tests.games.support import ARRAY_GAMES
 
 
 def listed_actions(observation: str) -> list[tuple[int, str]]:
     """The ``[k] description`` lines of the latest "Valid actions:" listing in an observation."""
-    latest = observation[observation.rindex("Valid actions:"):]
-    return [(int(k), text) for k, text in LISTING.findall(latest)]
+    return [(option["action"], option["label"]) for option in listed_options(observation)]
 
 
 class Reader:
-    """A text agent that reads the listing in its observation and answers in one of three forms."""
+    """A text agent that reads the listing in its observation and answers in one of three forms;
+    given the env, it checks that the listing it read is the env's ``action_options``."""
 
-    def __init__(self, seed: int):
+    def __init__(self, seed: int, env: ArrayTextEnv | None = None):
         self.rng = random.Random(seed)
+        self.env = env
 
     def __call__(self, observation: str) -> str:
+        if self.env is not None:
+            assert listed_options(observation) == self.env.action_options(self.env.current_player)
         action, description = self.rng.choice(listed_actions(observation))
         return self.rng.choice([f"[{action}]", str(action), description.upper(), f"I play [{action}]."])
 
@@ -79,7 +80,7 @@ def test_every_array_game_plays_to_the_end_as_text(game):
     for _ in range(2):
         env = makeenv.make(f"{game}-text")
         assert isinstance(env, ArrayTextEnv) and env.env_id == f"{game}-text"
-        rewards, info = play(env, {p: Reader(p) for p in range(env.seat_count)}, num_players=env.seat_count,
+        rewards, info = play(env, {p: Reader(p, env) for p in range(env.seat_count)}, num_players=env.seat_count,
                              seed=5)
         assert info["finished"] and info["outcome"] is not None and info["forfeit"] is None
         assert rewards == {p: pytest.approx(r) for p, r in enumerate(info["outcome"]["returns"])}
@@ -213,6 +214,21 @@ class Chooser:
     def choose(self, observation: str, options: list[str]) -> int:
         self.seen.append(list(options))
         return len(options) - 1
+
+
+def test_the_listing_is_read_back_from_observations_and_nothing_else_is():
+    env = makeenv.make("ConnectFour-text", level=0, seats=[0])
+    env.reset(num_players=1, seed=2)
+    observation = env.get_observation()[1]
+    assert listed_options(observation) == env.action_options(0) and len(env.action_options(0)) == 7
+    env.step("[3]")
+    env.step("no such column")   # an invalid answer: its message names valid actions inline
+    observation = env.get_observation()[1]
+    assert "Invalid move" in observation
+    assert listed_options(observation) == env.action_options(0)   # the newest listing, this turn's
+    assert [o["action"] for o in listed_options(observation)] == list(env.match.legal_actions())
+    for text in ("", "Write your strategy.", "Valid actions: [0], [1]", "Valid actions:\nnone listed", None):
+        assert listed_options(text) == []
 
 
 def test_an_agent_that_chooses_gets_the_valid_actions_descriptions_and_never_errs():

@@ -17,7 +17,8 @@ def test_help_documents_every_spec():
     result = runner.invoke(app, ["match", "--help"], env={"COLUMNS": "200"})
     assert result.exit_code == 0
     for word in ("human", "local:PATH.gguf", "openrouter:MODEL", "openai:MODEL@BASE_URL#KEY_ENV", "fixed:TEXT",
-                 "MODULE:FUNCTION", "MODULE:CLASS", "OPENROUTER_API_KEY", "--jury-size", "--seed", "--out"):
+                 "MODULE:FUNCTION", "MODULE:CLASS", "OPENROUTER_API_KEY", "--jury-size", "--seed", "--out",
+                 "./nim-text for the folder ./nim", "first sentence of its policy's"):
         assert word in result.output, word
 
 
@@ -231,3 +232,76 @@ def test_match_configuration_errors_are_clear(args, message):
     result = runner.invoke(app, ["match", *args], env={"COLUMNS": "250"})
     assert result.exit_code == 2, result.output
     assert message in result.output and "Traceback" not in result.output
+
+
+# ---------------------------------------------------------------- transcripts, failing agents, your own games
+
+def test_the_transcript_shows_the_last_move_and_the_final_board_before_the_result(tmp_path):
+    agent = tmp_path / "first_listed.py"
+    agent.write_text(FIRST_LISTED, encoding="utf-8")
+    out = tmp_path / "ttt.json"
+    result = runner.invoke(app, ["match", "TicTacToe-text", "--player0", f"{agent}:play", "--player1", "bot:2",
+                                 "--seed", "1", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    text = result.output
+    moves = json.loads(out.read_text(encoding="utf-8"))["game_info"]["moves"]
+    last = moves[-1]
+    by = "" if last["by"].startswith("text player") else f" ({last['by']})"
+    last_move = text.index(f"Player {last['seat']}{by} played: {last['label']}.")
+    assert last_move > text.rindex("is playing...")
+    board = text.index("[GAME] Final view of Player 0:")
+    assert last_move < board < text.index("[GAME] Game over. Player 1 wins.") < text.index("Result: Player 1 wins.")
+    assert text[board:].count("row 1:") == 2   # both seats' final views of the full board
+    for move in moves:   # every move once, the last one included
+        assert text.count(f"played: {move['label']}.") == 1, move
+
+
+def test_a_person_at_the_terminal_sees_each_move_and_invalid_answer_once(tmp_path):
+    out = tmp_path / "human.json"
+    result = runner.invoke(app, ["match", "TicTacToe-text", "--player0", "human", "--player1", "bot:1", "--seed", "1",
+                                 "--out", str(out)], input="9\n0\n1\n3\n")
+    assert result.exit_code == 0, result.output
+    text = result.output
+    record = json.loads(out.read_text(encoding="utf-8"))
+    assert record["status"] == "finished" and len(record["game_info"]["moves"]) >= 5
+    assert text.count("Invalid move: there is no action 9") == 1
+    for move in record["game_info"]["moves"]:
+        assert text.count(f"played: {move['label']}.") == 1, move
+    assert text.index("Final view of Player 0") < text.index("Result: ")
+
+
+def test_a_python_agent_that_raises_exits_4_showing_its_own_frames(tmp_path):
+    agent = tmp_path / "broken_agent.py"
+    agent.write_text("def helper(x):\n    return 1 / x\n\n\ndef play(observation):\n    return helper(0)\n",
+                     encoding="utf-8")
+    out = tmp_path / "broken.json"
+    result = runner.invoke(app, ["match", "TicTacToe-text", "--player0", "bot:1", "--player1", f"{agent}:play",
+                                 "--seed", "1", "--out", str(out)])
+    assert result.exit_code == 4, result.output
+    assert f"the agent of Player 1 ({agent}:play) raised ZeroDivisionError: division by zero" in result.output
+    assert 'broken_agent.py", line 6, in play' in result.output and 'line 2, in helper' in result.output
+    assert "makeenv" + "/" not in result.output.replace(str(agent), "")   # no frame of makeenv's own code
+    record = json.loads(out.read_text(encoding="utf-8"))
+    assert record["status"] == "agent_error" and "ZeroDivisionError" in record["error"]
+
+
+@pytest.mark.slow
+def test_a_game_folder_of_your_own_is_played_in_words(tmp_path, monkeypatch):
+    created = runner.invoke(app, ["new", "Nim", "--dir", str(tmp_path)])
+    assert created.exit_code == 0, created.output
+    agent = tmp_path / "first_listed.py"
+    agent.write_text(FIRST_LISTED, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    out = tmp_path / "nim.json"
+    result = runner.invoke(app, ["match", "./nim-text", "--player0", f"{agent}:play", "--player1", "bot:1",
+                                 "--seed", "3", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    record = json.loads(out.read_text(encoding="utf-8"))
+    assert record["env_id"] == "./nim-text" and record["status"] == "finished"
+    assert record["game_info"]["game"] == "Nim" and record["game_info"]["outcome"]["winners"]
+    assert "level-1 bot" in result.output and "Result: Player" in result.output
+    for args, message in ((["./nim", "--player0", "fixed:1"], "play it in words as ./nim-text"),
+                          (["./nope-text", "--player0", "fixed:1"], "no such game folder './nope'"),
+                          (["nope-text", "--player0", "fixed:1"], "not a registered env")):
+        refused = runner.invoke(app, ["match", *args], env={"COLUMNS": "250"})
+        assert refused.exit_code == 2 and message in refused.output, refused.output

@@ -1,7 +1,7 @@
 """Juries: panels of judges that vote between options (``Player 0`` / ``Player 1``).
 
 ``Jury`` is the base every jury extends (only ``cast_ballots`` to write); ``OpenAICompatibleJury``
-and ``OpenRouterJury`` ask language models over HTTP; ``LocalJury`` (``makeenv.text.local``, needs
+and ``OpenRouterJury`` ask language models over HTTP; ``LocalJury`` (``makeenv.text.jury.local``, needs
 the ``llm`` extra) runs a small model in-process and is imported only when asked for.
 """
 
@@ -35,7 +35,7 @@ __all__ = [
 
 def __getattr__(name: str) -> Any:
     if name == "LocalJury":
-        from makeenv.text.local import LocalJury
+        from makeenv.text.jury.local import LocalJury
 
         return LocalJury
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
