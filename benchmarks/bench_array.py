@@ -13,6 +13,7 @@ figure); ratios are medians of per-round ratios of contenders run back to back.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import random
 import shutil
@@ -21,8 +22,6 @@ import subprocess
 import sys
 import tempfile
 import time
-
-import importlib.util
 
 import numpy as np
 from numba import njit

@@ -31,8 +31,9 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 os.environ.setdefault("XLA_FLAGS", "--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1")
 
@@ -188,7 +189,7 @@ def bench(case: Case, rounds: int, quick: bool) -> list[str]:
     for _ in range(rounds):
         for label, (fn, count) in contenders.items():
             played = count if label != "Pgx" else max(1, count // 1024) * 1024
-            rates[label].append(played / timed(lambda: fn(count)))
+            rates[label].append(played / timed(lambda fn=fn, count=count: fn(count)))
     row = [f"{case.name}{''.join(f' {k}={v}' for k, v in case.options.items())}",
            f"{statistics.median(rates['makeenv']):,.0f}"]
     for label, _, _ in peers:

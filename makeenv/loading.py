@@ -97,14 +97,30 @@ def load_object(target: str, what: str = "object") -> Any:
             raise LoadError(f"{what} {target!r}: no such file {location!r}")
         module = import_path(path, "obj")
     else:
-        try:
-            module = importlib.import_module(location)
-        except ModuleNotFoundError as error:
-            if error.name and location.startswith(error.name):
-                raise LoadError(f"{what} {target!r}: cannot import module {location!r} ({error})") from None
-            raise
+        module = _import_module(location, target, what)
     if not hasattr(module, name):
         names = sorted(n for n in dir(module) if not n.startswith("_") and callable(getattr(module, n)))
         raise LoadError(f"{what} {target!r}: {location!r} has no {name!r}; it defines: "
                         f"{', '.join(names) or 'nothing callable'}")
     return getattr(module, name)
+
+
+def _import_module(location: str, target: str, what: str) -> types.ModuleType:
+    """Import ``location`` as ``python -m`` would: the current folder is searched too (last, so it
+    never hides an installed module). A module found nowhere is a ``LoadError`` saying what to write."""
+    try:
+        return importlib.import_module(location)
+    except ModuleNotFoundError as error:
+        if not (error.name and location.startswith(error.name)):
+            raise  # the module was found but imports something missing: the user's own error
+        here = os.getcwd()
+        if here not in sys.path and "" not in sys.path:
+            sys.path.append(here)
+            importlib.invalidate_caches()
+            return _import_module(location, target, what)
+        name = target.rpartition(":")[2]
+        file = Path(*location.split(".")).with_suffix(".py")
+        hint = (f"; it is a file here, so write './{file.as_posix()}:{name}'" if file.is_file() else
+                f"; for a file write its path, e.g. './{file.as_posix()}:{name}', or run from the folder "
+                "that holds it")
+        raise LoadError(f"{what} {target!r}: cannot import module {location!r} ({error}){hint}") from None

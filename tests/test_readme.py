@@ -25,6 +25,27 @@ def block_with(marker: str) -> str:
     return found[0]
 
 
+# one marker per Python example: the test that runs it finds its block by it
+TESTED_EXAMPLES = {
+    "always_rock": "test_array_example_runs_as_written",
+    "results.summary()": "test_outcomes_and_opponents_example_runs_as_written",
+    "TicTacToe-text": "test_array_game_in_words_example_runs_as_written",
+    "LocalJury": "test_offline_text_example_plays_a_whole_game",
+    "OpenAICompatibleJury": "test_openai_compatible_example_plays_a_game_against_a_local_server",
+    "BatchedEnv(": "tests/adapters/test_readme_example.py",
+}
+
+
+def test_every_python_example_is_run_by_a_test() -> None:
+    for block in python_blocks():
+        markers = [marker for marker in TESTED_EXAMPLES if marker in block]
+        assert len(markers) == 1, (f"README: this Python example is run by {len(markers)} tests {markers}; give it "
+                                   f"a test and a marker in TESTED_EXAMPLES:\n{block}")
+    tests_here = set(globals())
+    for marker, test in TESTED_EXAMPLES.items():
+        assert test.endswith(".py") or test in tests_here, f"{test} (for {marker!r}) is not a test in this file"
+
+
 def test_array_example_runs_as_written() -> None:
     namespace: dict = {}
     exec(compile(block_with("always_rock"), "README-array", "exec"), namespace)

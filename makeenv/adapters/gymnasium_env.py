@@ -6,7 +6,8 @@ across episodes like a run's (a seeded ``reset`` starts them afresh). Every bot 
 turn when a game ends, as in ``ArrayEnv.run``.
 
 Importing this module registers every array game of ``makeenv.registry`` with Gymnasium, so
-``gymnasium.make("makeenv/TicTacToe", level=1)`` works after ``import makeenv.adapters``.
+``gymnasium.make("makeenv/TicTacToe", level=1)`` works after ``import makeenv.adapters`` (and returns
+the ``ArrayGameEnv`` itself, so ``env.action_masks()`` is there).
 """
 
 from __future__ import annotations
@@ -174,7 +175,7 @@ def make_registered(game: str, **options: Any) -> ArrayGameEnv:
 
 def make_registered_batch(game: str, num_envs: int = 1, **options: Any) -> Any:
     """The vector entry point of ``gymnasium.make_vec("makeenv/<game>", num_envs=N, ...)``."""
-    from makeenv.adapters.batched_env import BatchedEnv, BATCH_OPTIONS
+    from makeenv.adapters.batched_env import BATCH_OPTIONS, BatchedEnv
 
     adapter = {key: options.pop(key) for key in BATCH_OPTIONS if key in options}
     return BatchedEnv(common.as_array_env(game, **options), num_envs, **adapter)
@@ -184,8 +185,11 @@ def register_game(name: str) -> str:
     """Register the array game ``name`` with Gymnasium as ``makeenv/<name>``; returns that id."""
     env_id = f"makeenv/{name}"
     if env_id not in gymnasium.registry:
+        # no OrderEnforcing / PassiveEnvChecker wrappers by default (the env enforces reset-before-step
+        # itself and passes check_env), so env.action_masks() works on what gymnasium.make returns,
+        # as sb3-contrib's MaskablePPO expects
         gymnasium.register(id=env_id, entry_point=make_registered, vector_entry_point=make_registered_batch,
-                           kwargs={"game": name})
+                           kwargs={"game": name}, order_enforce=False, disable_env_checker=True)
     return env_id
 
 

@@ -6,12 +6,15 @@ the contract.
 
 from makeenv.array.agents import Bot
 from makeenv.array.contract import CONTRACT, CONTRACT_NAMES, OPTIONAL_FUNCTIONS, ArrayEnv, load_array_env
-from makeenv.array.errors import AgentError, ArrayEnvError, GameCompileError, GameError, InvalidActionError
+from makeenv.array.errors import (
+    AgentError, AgentRaisedError, ArrayEnvError, GameCompileError, GameError, InvalidActionError, RunInterrupted,
+)
 from makeenv.array.referee import Match, Outcome
 from makeenv.array.results import Results, SeatResults
 
 __all__ = [
     "Bot", "CONTRACT", "CONTRACT_NAMES", "OPTIONAL_FUNCTIONS", "ArrayEnv", "load_array_env",
     "Match", "Outcome", "Results", "SeatResults",
-    "ArrayEnvError", "InvalidActionError", "AgentError", "GameError", "GameCompileError",
+    "ArrayEnvError", "InvalidActionError", "AgentError", "AgentRaisedError", "GameError", "GameCompileError",
+    "RunInterrupted",
 ]

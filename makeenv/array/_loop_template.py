@@ -10,7 +10,17 @@ import numpy as np
 from numba import njit
 
 from makeenv.array.cache import take_handoff
-from makeenv.array.errors import ACTOR_AGENT
+from makeenv.array.errors import (
+    ACTOR_AGENT,
+    CALL_FINAL,
+    CALL_MOVE,
+    CALL_NONE,
+    ERR_ACTOR,
+    ERR_CALL,
+    ERR_GAME,
+    ERR_PLAYER,
+    ERR_STEP,
+)
 
 _h = take_handoff(__name__)
 R = _h["referee"]          # the game's referee module
@@ -56,12 +66,46 @@ def call_bot(fn, state, data):
 
 
 @njit(cache=CACHE, inline="always")
+def asking(err, call, p, actor, game, steps):
+    """Note in the error record which compiled agent or bot is about to be called, and why (``call``:
+    CALL_MOVE or CALL_FINAL; CALL_NONE once it returned). numba cannot catch what an agent raises:
+    when an exception escapes the loop, Python reads this to say who raised it and when."""
+    err[ERR_CALL] = call
+    err[ERR_PLAYER] = p
+    err[ERR_ACTOR] = actor
+    err[ERR_GAME] = game
+    err[ERR_STEP] = steps
+
+
+@njit(cache=CACHE, inline="always")
 def bot_move(state, p, slot, slot_fn, bot_data, err, err_valid, game, steps):
     """The move of the bot in ``slot`` (its data is ``bot_data[slot]``), checked."""
     if BOTS_RANDOM:
         return random_move(state, err, err_valid, p, slot, game, steps)
+    asking(err, CALL_MOVE, p, slot, game, steps)
     raw, _ = call_bot(slot_fn[slot], state, bot_data[slot])
+    err[ERR_CALL] = CALL_NONE
     return checked_action(raw, state, err, err_valid, p, slot, game, steps)
+
+
+@njit(cache=CACHE, inline="always")
+def final_turns(env, me, agent_data, seat_slot, slot_fn, bot_data, err, game, steps):
+    """Every compiled player's final turn, in seat order: each sees its final state (the answers are
+    ignored). The built-in random agent and bots have no memory, so theirs are skipped, and so are
+    the Python seats' (slot_fn -1: Python gives them theirs). Returns agent_data."""
+    for p in range(N_PLAYERS):
+        if p == me:
+            if AGENT_KIND != "random":
+                state = getPlayerState(env, p)
+                asking(err, CALL_FINAL, p, ACTOR_AGENT, game, steps)
+                _, agent_data = agent(state, agent_data)
+        elif not BOTS_RANDOM and slot_fn[seat_slot[p]] >= 0:
+            slot = seat_slot[p]
+            state = getPlayerState(env, p)
+            asking(err, CALL_FINAL, p, slot, game, steps)
+            call_bot(slot_fn[slot], state, bot_data[slot])
+    err[ERR_CALL] = CALL_NONE
+    return agent_data
 
 
 @njit(cache=CACHE)
@@ -82,7 +126,9 @@ def play_one(agent_data, bot_data, slot_fn, seat_slot, me, stats, winners, retur
         if ALL_RANDOM:  # every seat plays the same random choice: one code path, no branch
             a = random_move(state, err, err_valid, p, actor, game, steps)
         elif p == me:
+            asking(err, CALL_MOVE, p, ACTOR_AGENT, game, steps)
             raw, agent_data = agent(state, agent_data)
+            err[ERR_CALL] = CALL_NONE
             a = checked_action(raw, state, err, err_valid, p, ACTOR_AGENT, game, steps)
         else:
             a = bot_move(state, p, actor, slot_fn, bot_data, err, err_valid, game, steps)
@@ -94,15 +140,7 @@ def play_one(agent_data, bot_data, slot_fn, seat_slot, me, stats, winners, retur
     truncated = now == TRUNCATED
     count = settle(env, truncated, winners, returns)
     record(stats, me, winners, returns, count, steps, truncated)
-    # final turns: every player sees its final state (the action is ignored; the built-in random
-    # agent has no memory, so its final turns are skipped)
-    for p in range(N_PLAYERS):
-        if p == me:
-            if AGENT_KIND != "random":
-                _, agent_data = agent(getPlayerState(env, p), agent_data)
-        elif not BOTS_RANDOM:
-            slot = seat_slot[p]
-            call_bot(slot_fn[slot], getPlayerState(env, p), bot_data[slot])
+    agent_data = final_turns(env, me, agent_data, seat_slot, slot_fn, bot_data, err, game, steps)
     return True, agent_data
 
 
@@ -151,9 +189,5 @@ def py_advance(env, ctl, seat_slot, slot_fn, bot_data, stats, winners, returns, 
     truncated = now == TRUNCATED
     count = settle(env, truncated, winners, returns)
     record(stats, me, winners, returns, count, steps, truncated)
-    if not BOTS_RANDOM:
-        for p in range(N_PLAYERS):
-            if p != me and slot_fn[seat_slot[p]] >= 0:
-                slot = seat_slot[p]
-                call_bot(slot_fn[slot], getPlayerState(env, p), bot_data[slot])
+    final_turns(env, me, 0.0, seat_slot, slot_fn, bot_data, err, game, steps)
     return OVER, -1, env

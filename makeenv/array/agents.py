@@ -70,9 +70,14 @@ def load_agent(spec: str) -> Any:
     except LoadError as exc:
         raise AgentSpecError(f"{exc}; or 'random' for the built-in random agent") from None
     if not callable(agent):
-        raise AgentSpecError(f"agent spec {spec!r}: {spec.rpartition(':')[2]!r} is a {type(agent).__name__}, "
+        raise AgentSpecError(f"agent spec {spec!r}: {spec.rpartition(':')[2]!r} is {with_article(type(agent).__name__)}, "
                              "not a function agent(state, agent_data) -> (action, agent_data)")
     return agent
+
+
+def with_article(noun: str) -> str:
+    """``"an int"``, ``"a float"``: a noun after the article that fits its first letter."""
+    return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
 
 
 def initial_agent_data(agent: Any) -> Any:

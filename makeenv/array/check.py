@@ -24,7 +24,7 @@ import numpy as np
 from makeenv.array import runner as _runner
 from makeenv.array.cache import is_numba_function
 from makeenv.array.contract import CONTRACT, OPTIONAL_FUNCTIONS, ArrayEnv, load_array_env
-from makeenv.array.errors import ArrayEnvError, explain_compile_error, strip_internal_names
+from makeenv.array.errors import ArrayEnvError, GameCompileError, GameError, explain_compile_error, strip_internal_names
 from makeenv.array.readme import layout_problems
 
 MAX_REPORTED = 3  # problems reported per check (the first few are enough to fix it)
@@ -67,10 +67,20 @@ class GameRecord:
 
 
 class TraceError(Exception):
+    """A contract function raised while the checker called it; ``compile_error`` when numba could
+    not compile it (the message is then numba's cause and the line, explained)."""
+
     def __init__(self, function: str, exc: BaseException) -> None:
+        from numba.core.errors import NumbaError
+
+        self.function = function
+        self.compile_error = isinstance(exc, NumbaError)
+        if self.compile_error:
+            super().__init__(f"numba could not compile {function}: "
+                             f"{strip_internal_names(explain_compile_error(exc))}.")
+            return
         first = next((ln for ln in str(exc).splitlines() if ln.strip()), "")
         super().__init__(f"{function} raised {type(exc).__name__}: {strip_internal_names(first[:200])}")
-        self.function = function
 
 
 @dataclass
@@ -95,6 +105,11 @@ class CheckContext:
         if self.env.missing_functions():
             raise Skip("needs every contract function (see contract_functions)")
 
+    def require_compiled(self) -> None:
+        """Skip when numba could not compile the game (reported once, by the check that found it)."""
+        if "compile_error" in self.memo:
+            raise Skip(f"needs the game to compile (see {self.memo['compile_error'][0]})")
+
     def sizes(self) -> tuple[int, int, int]:
         if "sizes" not in self.memo:
             self.require_contract()
@@ -112,6 +127,7 @@ class CheckContext:
         if "trace" not in self.memo:
             self.memo["trace"] = self._play_random_games()
         trace = self.memo["trace"]
+        self.require_compiled()
         if isinstance(trace, Exception):
             raise Skip(f"needs random games to play ({trace})")
         return trace
@@ -170,11 +186,16 @@ class CheckContext:
                         state = self.call("getPlayerState", match.array, p)
                         rec.finals.append((p, state, self.call("getReward", state)))
         except TraceError as exc:
+            if exc.compile_error:
+                self.memo["compile_error"] = ("random_games", str(exc))
+                return exc
             self.memo["trace_error"] = exc
         except ArrayEnvError as exc:  # the referee found the game breaking the contract
             self.memo["trace_error"] = TraceError("stepping a game", exc)
         except Exception as exc:  # numba could not compile the referee for this game
-            return TraceError("compiling the game", Exception(explain_compile_error(exc)))
+            cause = strip_internal_names(explain_compile_error(exc, self.env.compiled_functions()))
+            self.memo["compile_error"] = ("random_games", f"numba could not compile the game: {cause}.")
+            return TraceError("compiling the game", Exception(cause))
         return records
 
 
@@ -281,6 +302,8 @@ def check_random_games(ctx: CheckContext) -> list[str]:
     try:
         ctx.trace()
     except Skip:
+        if ctx.memo.get("compile_error", ("",))[0] == "random_games":
+            return [ctx.memo["compile_error"][1]]
         trace = ctx.memo.get("trace")
         if not isinstance(trace, TraceError):
             raise
@@ -395,6 +418,25 @@ def check_valid_action_exists(ctx: CheckContext) -> list[str]:
     if stuck:
         return [f"In {stuck} random games getValidActions(state) allowed no action while checkEnded said "
                 "the game was running: every state before the end needs at least one valid action."]
+    return []
+
+
+def check_final_valid_action(ctx: CheckContext) -> list[str]:
+    """Every seat's final state offers at least one valid action (the final turn's answer is ignored)."""
+    n_actions, _, _ = ctx.sizes()
+    seats: set[int] = set()
+    games = 0
+    for r in ctx.finished():
+        empty = {p for p, state, _ in r.finals
+                 if not np.any(np.atleast_1d(np.asarray(ctx.call("getValidActions", state)))[:n_actions] == 1.0)}
+        games += bool(empty)
+        seats |= empty
+    if games:
+        shown = ", ".join(str(p) for p in sorted(seats))
+        return [f"At the end of {games} random games getValidActions(getPlayerState(env, player)) allowed no "
+                f"action for player {shown}: every state an agent is given needs a valid action, the final one "
+                "included (an agent picking among the valid actions must find one); return a mask with action 0 "
+                "set when the game is over (and let isValidAction(state, 0) be True then)."]
     return []
 
 
@@ -554,12 +596,14 @@ def check_sample_env(ctx: CheckContext) -> list[str]:
 
 
 def check_valid_action_agrees(ctx: CheckContext) -> list[str]:
-    """isValidAction(state, a) (when defined) agrees with getValidActions(state)[a] for every action."""
+    """isValidAction(state, a) (when defined) agrees with getValidActions(state)[a] for every action,
+    in running and final states."""
     if ctx.env.isValidAction is None:
         return []
     n_actions, _, _ = ctx.sizes()
     for r in ctx.trace()[:20]:
-        for state, valid in zip(r.states, r.valids):
+        finals = [(state, ctx.call("getValidActions", state)) for _, state, _ in r.finals]
+        for state, valid in list(zip(r.states, r.valids)) + finals:
             for a in range(n_actions):
                 said = bool(ctx.call("isValidAction", state, a))
                 if said != (np.asarray(valid)[a] == 1.0):
@@ -590,18 +634,26 @@ def _run_with(ctx: CheckContext, kind: str) -> Any:
     key = f"run_{kind}"
     if key not in ctx.memo:
         ctx.require_contract()
+        ctx.require_compiled()
         agent = "random" if kind == "numba" else _counting_python_agent(ctx.env, ctx.seed)
         try:
             ctx.memo[key] = ctx.env.evaluate(agent, ctx.run_games, np.zeros(2), 0, seed=ctx.seed)
         except Exception as exc:
             ctx.memo[key] = exc
+            if isinstance(exc, GameCompileError):  # the other checks needing a run are skipped
+                ctx.memo.setdefault("compile_error", (f"runs_{kind}_agent", str(exc)))
     return ctx.memo[key]
 
 
+def _first_line(exc: BaseException) -> str:
+    """The first line of an error's message (makeenv's messages are one line), internal names removed."""
+    return strip_internal_names(next((ln for ln in str(exc).splitlines() if ln.strip()), type(exc).__name__))
+
+
 def _run_problem(exc: Exception, kind: str) -> str:
-    first = next((ln for ln in str(exc).splitlines() if ln.strip()), type(exc).__name__)
-    return (f"env.run with a {kind} agent failed: {strip_internal_names(first[:300])}. Every contract function "
-            "must be @njit and work inside a compiled loop.")
+    advice = "" if isinstance(exc, ArrayEnvError) else (
+        " Every contract function must be @njit and work inside a compiled loop.")
+    return f"env.run with a {kind} agent failed: {_first_line(exc)}{advice}"
 
 
 def check_runs_numba_agent(ctx: CheckContext) -> list[str]:
@@ -652,6 +704,7 @@ def check_wins_match_rewards(ctx: CheckContext) -> list[str]:
 def check_levels(ctx: CheckContext) -> list[str]:
     """Every built-in bot level plays valid games."""
     ctx.require_contract()
+    ctx.require_compiled()
     problems = []
     for level in ctx.env.levels:
         if level == 0:
@@ -659,9 +712,9 @@ def check_levels(ctx: CheckContext) -> list[str]:
         try:
             ctx.env.evaluate("random", ctx.level_games, None, level, seed=ctx.seed)
         except Exception as exc:
-            first = next((ln for ln in str(exc).splitlines() if ln.strip()), type(exc).__name__)
-            problems.append(f"Level {level} ({ctx.env.levels[level]}) failed: {strip_internal_names(first[:300])}. "
-                            "Fix the bot in LEVELS.")
+            blame_bot = not isinstance(exc, GameError) or isinstance(exc, GameCompileError)
+            problems.append(f"Level {level} ({ctx.env.levels[level]}) failed: {_first_line(exc)}"
+                            + (" Fix the bot in LEVELS." if blame_bot else ""))
     return problems
 
 
@@ -764,6 +817,7 @@ CHECKS: dict[str, Callable[[CheckContext], list[str]]] = {
     "valid_actions_length": check_valid_actions_length,
     "valid_actions_binary": check_valid_actions_binary,
     "valid_action_exists": check_valid_action_exists,
+    "final_valid_action": check_final_valid_action,
     "step_env": check_step_env,
     "ended_range": check_ended_range,
     "outcomes": check_outcomes,

@@ -331,7 +331,8 @@ def _read_levels(game: str, raw: Any) -> dict[int, tuple[Bot, ...]]:
 
 
 def _bot_title(bot: Bot) -> str:
-    return bot.name or first_doc_line(bot.policy) or bot.label
+    """A level's label: the Bot's name, else its policy's first docstring sentence, else its name."""
+    return bot.name or doc_first_sentence(bot.policy) or bot.label
 
 
 # ---- loading ------------------------------------------------------------------------------------
@@ -352,33 +353,33 @@ def load_array_env(target: Any, name: str | None = None, **options: Any) -> Arra
             try:
                 module = import_path(text, "game")
             except LoadError:
-                raise ValueError(f"load_array_env: folder {text!r} has no __init__.py; a game folder is a Python "
+                raise ValueError(f"folder {text!r} has no __init__.py; a game folder is a Python "
                                  "package defining the contract functions (see `makeenv new`)") from None
             folder = os.path.abspath(text)
         elif text.endswith(".py"):
             if not os.path.isfile(text):
-                raise ValueError(f"load_array_env: no such game file {text!r}")
+                raise ValueError(f"no such game file {text!r}")
             if os.path.basename(text) == "__init__.py":
                 return load_array_env(os.path.dirname(os.path.abspath(text)), name, **options)
             module = import_path(text, "file")
         elif text.startswith((".", "~")) or "/" in text or os.sep in text:
-            raise ValueError(f"load_array_env: no such game folder {text!r} (a game folder holds an __init__.py "
+            raise ValueError(f"no such game folder {text!r} (a game folder holds an __init__.py "
                              "with the contract functions; `makeenv new NAME` creates one)")
         else:
             try:
                 module = importlib.import_module(text)
             except ModuleNotFoundError as exc:
                 raise ValueError(
-                    f"load_array_env: cannot import game module {text!r} ({exc}); pass a registered name, "
+                    f"cannot import game module {text!r} ({exc}); pass a registered name, "
                     "an importable module path (my_games.tictactoe) or a folder path (./tictactoe)") from None
     elif isinstance(target, types.ModuleType) or hasattr(target, "initEnv"):
         module = target
     else:
-        raise TypeError(f"load_array_env: expected a module path, folder, .py file or module, got {target!r}")
+        raise TypeError(f"expected a module path, folder, .py file or module, got {target!r}")
     if not any(hasattr(module, fn) for fn in CONTRACT_NAMES):
         where = getattr(module, "__file__", None) or text
         raise ValueError(
-            f"load_array_env: {os.path.basename(str(where))} defines none of the contract functions "
+            f"{os.path.basename(str(where))} defines none of the contract functions "
             f"({', '.join(CONTRACT_NAMES[:4])}, ...): it is not an array game. Pass the game's folder, "
             "its module path or a registered name.")
     return ArrayEnv(module, name, folder=folder, **options)
@@ -397,10 +398,16 @@ def _default_name(module: Any) -> str:
     return "".join(part.capitalize() for part in raw.split("_") if part) or "Game"
 
 
-def first_doc_line(obj: Any) -> str:
-    """The first line of a function's docstring ("" when it has none)."""
+def doc_first_sentence(obj: Any, limit: int = 160) -> str:
+    """The first sentence of a function's docstring, whole even when it wraps over lines.
+
+    "" when the docstring is missing or its first sentence is longer than ``limit`` characters.
+    """
     doc = getattr(getattr(obj, "py_func", obj), "__doc__", None) or ""
-    return doc.strip().splitlines()[0].strip() if doc.strip() else ""
+    paragraph = " ".join(doc.strip().split("\n\n")[0].split())
+    sentence = re.match(r".*?[.!?](?=\s|$)", paragraph)
+    text = sentence.group(0) if sentence else paragraph
+    return text if len(text) <= limit else ""
 
 
 def describe_module(module: Any) -> str:

@@ -20,7 +20,11 @@ ERR_ACTION = 2   # the action involved, as given (float)
 ERR_ACTOR = 3    # who chose it: ACTOR_AGENT, ACTOR_PYTHON, or a bot slot 0, 1, ...
 ERR_GAME = 4     # index of the game in the run
 ERR_STEP = 5     # steps played in that game
-ERR_SIZE = 6
+ERR_CALL = 6     # CALL_MOVE / CALL_FINAL while a compiled agent or bot is being asked, else CALL_NONE
+ERR_SIZE = 7
+# While ERR_CALL is set (and ERR_CODE is OK), ERR_PLAYER, ERR_ACTOR, ERR_GAME and ERR_STEP describe
+# that call: numba cannot catch an exception the agent raises, so Python reports it from them.
+CALL_NONE, CALL_MOVE, CALL_FINAL = 0, 1, 2
 
 # ---- codes ---------------------------------------------------------------------------------------
 OK = 0
@@ -51,12 +55,66 @@ class AgentError(ArrayEnvError, TypeError):
     """An agent does not follow ``agent(state, agent_data) -> (action, agent_data)``."""
 
 
+class AgentRaisedError(ArrayEnvError, RuntimeError):
+    """A compiled (@njit) agent or bot raised an exception inside the compiled loop; the original
+    exception is its ``__cause__``."""
+
+
 class GameError(ArrayEnvError, RuntimeError):
     """The game broke the contract while being played (bad player index, never ends, ...)."""
 
 
 class GameCompileError(GameError):
     """numba could not compile the game (or the loop around it); the message names the cause."""
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """A run stopped by Ctrl-C (KeyboardInterrupt); ``results`` holds the games finished before it."""
+
+    def __init__(self, results: Any) -> None:
+        super().__init__(f"interrupted after {results.games:,} games")
+        self.results = results
+
+
+# ---- exceptions raised by a user's Python agent --------------------------------------------------
+
+RAISED_BY = "makeenv_raised_by"        # attribute naming the agent that raised (set by mark_raised_by)
+RAISED_ACTOR = "makeenv_actor"         # ACTOR_AGENT, or the opponent's slot
+USER_TRACEBACK = "makeenv_user_traceback"  # the user's frames, formatted (kept across processes)
+
+# frames from these places are makeenv's or a framework's, never the user's
+_FRAMEWORK_PARTS = ("/makeenv/", "/typer/", "/click/", "/numba/", "site-packages", "<frozen ")
+
+
+def mark_raised_by(exc: BaseException, who: str, actor: int, where: str = "") -> BaseException:
+    """Record on ``exc`` (of any type, kept as it is) that the agent ``who`` raised it, and add a
+    note saying so to its traceback; returns ``exc``."""
+    if getattr(exc, RAISED_BY, None) is None:
+        setattr(exc, RAISED_BY, who)
+        setattr(exc, RAISED_ACTOR, actor)
+        exc.add_note(f"(raised by {who}{' ' + where if where else ''})")
+    return exc
+
+
+def user_traceback(exc: BaseException) -> str:
+    """The frames of the user's own code in ``exc``'s traceback (not makeenv's, numba's, Typer's),
+    then ``Type: message``; the text kept by ``keep_user_traceback`` when the traceback is gone."""
+    import traceback
+
+    kept = getattr(exc, USER_TRACEBACK, None)
+    if kept is not None:
+        return kept
+    frames = [frame for frame in traceback.extract_tb(exc.__traceback__)
+              if not any(part in frame.filename.replace("\\", "/") for part in _FRAMEWORK_PARTS)]
+    text = "".join(traceback.format_list(frames)) + f"{type(exc).__name__}: {exc}"
+    return strip_internal_names(text)
+
+
+def keep_user_traceback(exc: BaseException) -> BaseException:
+    """Store ``user_traceback(exc)`` on ``exc`` so it survives pickling (a worker process's error)."""
+    if getattr(exc, RAISED_BY, None) is not None:
+        setattr(exc, USER_TRACEBACK, user_traceback(exc))
+    return exc
 
 
 def new_record() -> np.ndarray:
@@ -161,6 +219,29 @@ def error_from_record(game: str, record: np.ndarray, *, n_players: int, n_action
     return ArrayEnvError(f"{game}: the runner reported error code {code} {where}.")
 
 
+def raised_in_call_message(game: str, record: np.ndarray, exc: BaseException,
+                           name_actor: Callable[[int, int], str], function: str = "") -> str:
+    """The one message for an exception a compiled agent or bot raised while the record's ERR_CALL
+    was set: what it was asked (seat, final turn or not, game and step) and how to fix it."""
+    player, actor = int(record[ERR_PLAYER]), int(record[ERR_ACTOR])
+    final = int(record[ERR_CALL]) == CALL_FINAL
+    where = f"in game {int(record[ERR_GAME]) + 1} of the run"
+    turn = (f"at its final turn (the game was over after {int(record[ERR_STEP])} steps; the answer is ignored)"
+            if final else f"when asked for a move at step {int(record[ERR_STEP]) + 1}")
+    first = next((line.strip() for line in str(exc).splitlines() if line.strip()), "")
+    if final:
+        fix = ("an agent must return one of getValidActions(state)'s actions even at the final turn (every "
+               "game offers at least one then, action 0 when nothing else is left); if this game offers none, "
+               "the game breaks the contract: run `makeenv check` on it.")
+    else:
+        fix = ("an agent must return one of getValidActions(state)'s actions and must not raise: numba cannot "
+               "catch exceptions inside the compiled loop.")
+    debug = f" To see a full traceback, call its Python version {function}.py_func(state, agent_data) on that state." \
+        if function else ""
+    return (f"{game}: {name_actor(actor, player)} raised {type(exc).__name__}: {strip_internal_names(first[:300])} "
+            f"{turn}, {where}. Fix: {fix}{debug}")
+
+
 # ---- numba's compile errors, explained ------------------------------------------------------------
 
 _NOISE = (
@@ -174,14 +255,21 @@ _NOISE = (
 INTERNAL_FILE = re.compile(r"(_referee_template|_loop_template|makeenv_(referee|loop|live)_\w+)\.py$")
 
 
+# contract functions that must return a 1-D float64 array (the env or a state or a mask)
+ARRAY_RESULTS = ("initEnv", "getPlayerState", "getAgentState", "getValidActions", "stepEnv", "sampleEnv")
+MAX_CAUSE = 600  # characters of numba's cause kept (a long signature is kept whole up to this)
+
+
 def explain_compile_error(exc: BaseException, functions: dict[str, Any] | None = None) -> str:
     """The cause of a numba compile error in one line: the error, the function, file, line and code.
 
     numba's messages are long (pipeline stages, resolution traces); the cause is the first
-    ``NameError``/``TypingError`` sentence, and the place is the innermost ``File "...", line N``
-    of the user's code (makeenv's own templates are skipped). When numba gives no place (an
-    undefined name), the innermost function it was compiling is looked up in ``functions``
-    (name -> function) and the line using the name is found in its source.
+    ``NameError``/``TypingError`` sentence (with the argument types when numba found no
+    implementation for them), and the place is the innermost ``File "...", line N`` of the user's
+    code (makeenv's own templates are skipped), the line numba marks with ``^``. When the failure
+    is inside makeenv's templates, a contract function in ``functions`` (name -> function) that
+    returned something else than an array is named; when numba gives no place (an undefined
+    name), the function it was compiling is looked up in ``functions`` and the line found there.
     """
     text = re.sub(r"\x1b\[[0-9;]*m", "", str(exc))
     lines = [line.rstrip() for line in text.splitlines()]
@@ -194,28 +282,81 @@ def explain_compile_error(exc: BaseException, functions: dict[str, Any] | None =
             continue
         cause, cause_at = stripped, i
         break
-    places = []
-    for i, line in enumerate(lines):
-        match = re.search(r'File "([^"]+)", line (\d+)', line)
-        if match and not INTERNAL_FILE.search(match.group(1)):
-            code = ""
-            for follow in lines[i + 1:i + 4]:
-                follow = follow.strip()
-                if follow and not follow.startswith(("File ", "^", "<source", "def ")):
-                    code = follow.lstrip("> ").strip()
-                    break
-            places.append((match.group(1), int(match.group(2)), code))
+    cause = _tidy_types(_with_signature(cause, lines[cause_at + 1:cause_at + 6]))
+    if len(cause) > MAX_CAUSE:
+        cause = cause[:MAX_CAUSE].rsplit(" ", 1)[0] + " ..."
+    places = [place for place in _places(lines) if not INTERNAL_FILE.search(place[0])]
     callee = next((m.group(1) for line in lines[cause_at:]
                    if (m := re.search(r"CPUDispatcher\(<function (\w+) at", line))), None)
     where = ""
     if places:
-        path, line, code = places[-1]
-        where = _place(path, line, code)
+        path, line, code, function = places[-1]
+        where = (f" in {function}" if function else "") + _place(path, line, code)
+    elif functions and (returned := _not_an_array(functions)):
+        return f"{returned} (numba: {cause})"
     elif callee and functions and callee in functions:
-        where = _place_in_source(functions[callee], cause)
-    if callee and not where.startswith(f" in {callee}"):
-        where = f" in {callee}{where}"
-    return f"{(cause or type(exc).__name__)[:300]}{where}"
+        where = f" in {callee}{_place_in_source(functions[callee], cause)}"
+    hint = ""
+    if re.search(r"\blist\(", cause):
+        hint = ("; a Python list is used where numba needs an array: build arrays with "
+                "np.zeros(n, dtype=np.float64) or np.array([...], dtype=np.float64)")
+    return f"{cause or type(exc).__name__}{where}{hint}"
+
+
+def _with_signature(cause: str, following: list[str]) -> str:
+    """``No implementation of function Function(<built-in function dot>) found for signature:``
+    followed by its ``>>> dot(...)`` line, as one sentence naming the argument types."""
+    match = re.match(r"No implementation of function (.+?) found for signature:?$", cause)
+    if not match:
+        return cause
+    signature = next((ln.strip()[3:].strip() for ln in following if ln.strip().startswith(">>>")), "")
+    name = re.sub(r"^Function\(<(?:built-in )?function (\w+)[^>]*>\)$", r"\1", match.group(1))
+    return f"numba has no {name} for these argument types: {signature}" if signature else cause
+
+
+def _tidy_types(text: str) -> str:
+    """numba's type names without the noise: ``list(float64)<iv=None>`` -> ``list(float64)``."""
+    text = re.sub(r"<iv=[^>]*>", "", text)
+    return re.sub(r"\breflected list\(", "list(", text)
+
+
+def _places(lines: list[str]) -> list[tuple[str, int, str, str]]:
+    """Every ``File "path", line N:`` block of numba's message: (path, N, the code on line N, the
+    function it is in). numba shows a few lines of context; line N is the one above the ``^``."""
+    places = []
+    for i, line in enumerate(lines):
+        match = re.search(r'File "([^"]+)", line (\d+)', line)
+        if not match:
+            continue
+        code, function, snippet = "", "", []
+        for follow in lines[i + 1:i + 16]:
+            stripped = follow.strip()
+            if stripped.startswith("^"):
+                break
+            if not stripped or stripped.startswith(("File ", "During:")):
+                snippet = []
+                break
+            if stripped.startswith("def ") and not function:
+                function = re.match(r"def (\w+)", stripped).group(1)  # type: ignore[union-attr]
+            if stripped != "<source elided>":
+                snippet.append(stripped.lstrip("> ").strip())
+        if snippet:
+            code = snippet[-1]
+        places.append((match.group(1), int(match.group(2)), code, function))
+    return places
+
+
+def _not_an_array(functions: dict[str, Any]) -> str:
+    """``"getValidActions returns list(float64); it must return a 1-D float64 array"`` for the first
+    contract function numba compiled with a non-array result, or ``""``."""
+    for name in ARRAY_RESULTS:
+        function = functions.get(name)
+        for signature in getattr(function, "nopython_signatures", None) or ():
+            returned = _tidy_types(str(signature.return_type))
+            if not returned.startswith("array(float64, 1d"):
+                return (f"{name} returns {returned}; it must return a 1-D float64 array "
+                        "(np.zeros(n, dtype=np.float64))")
+    return ""
 
 
 def _place(path: str, line: int, code: str) -> str:

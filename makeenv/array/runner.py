@@ -21,6 +21,8 @@ import multiprocessing
 import os
 import random
 import re
+import signal
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable
@@ -35,7 +37,8 @@ from makeenv.array.results import Results, new_stats
 if TYPE_CHECKING:
     from makeenv.array.contract import ArrayEnv
 
-NUMBA_CHUNK = 100_000   # games per compiled call when progress is reported
+NUMBA_CHUNK = 100_000   # most games per compiled call
+CHUNK_SECONDS = 0.2     # aim of one compiled call's length: Ctrl-C and progress are seen between calls
 MAX_BOT_FUNCTIONS = 8   # distinct numba bot policies in one run
 
 Progress = Callable[[int, int], None]
@@ -263,7 +266,12 @@ def evaluate(env: "ArrayEnv", agent: Any, num_games: int, agent_data: Any = None
         return _evaluate_in_workers(plan, num_games, agent_data, seed, min(workers, num_games), progress)
     seed_everything(plan, seed)
     stats = new_stats(env.players)
-    agent_data = play(plan, num_games, agent_data, stats, progress)
+    try:
+        agent_data = play(plan, num_games, agent_data, stats, progress)
+    except KeyboardInterrupt as exc:
+        if isinstance(exc, E.RunInterrupted):
+            raise
+        raise E.RunInterrupted(Results.from_stats(stats, agent_data)) from None
     return Results.from_stats(stats, agent_data)
 
 
@@ -279,21 +287,30 @@ def _play_numba(plan: Plan, num_games: int, agent_data: Any, stats: np.ndarray, 
                 first_game: int) -> Any:
     err, err_valid = E.new_record(), np.zeros(int(plan.env.getActionSize()))
     bot_data = plan.fresh_bot_data()
-    chunk = NUMBA_CHUNK if progress is not None else num_games
+    chunk = 1  # grows until one call takes about CHUNK_SECONDS (a Splendor game is slow, an RPS one is not)
     done = 0
     while done < num_games:
         size = min(chunk, num_games - done)
+        started = time.perf_counter()
         try:
             played, agent_data = plan.module.n_games(size, agent_data, bot_data, plan.slot_fn, stats, err,
                                                      err_valid, first_game + done)
-        except Exception as exc:  # compile errors for another agent_data type
-            _raise_compile_error(plan, agent_data, exc)
+        except Exception as exc:  # a compiled agent raised, or compile errors for another agent_data type
+            _raise_loop_exception(plan, agent_data, err, exc)
+        chunk = next_chunk(size, time.perf_counter() - started)
         done += played
         if err[E.ERR_CODE] != E.OK:
             raise _error(plan, err, err_valid)
         if progress is not None:
             progress(done, num_games)
     return agent_data
+
+
+def next_chunk(size: int, seconds: float) -> int:
+    """Games for the next compiled call, after ``size`` games took ``seconds``: about
+    ``CHUNK_SECONDS`` worth, growing at most 4x a call, at most ``NUMBA_CHUNK``."""
+    wanted = size * CHUNK_SECONDS / max(seconds, 1e-6)
+    return int(max(1, min(wanted, 4 * size, NUMBA_CHUNK)))
 
 
 def _play_python(plan: Plan, num_games: int, agent_data: Any, stats: np.ndarray, progress: Progress | None,
@@ -314,8 +331,11 @@ def _play_python(plan: Plan, num_games: int, agent_data: Any, stats: np.ndarray,
         game_env = referee.py_new_game(ctl, seat_slot, g, plan.shuffle)
         me = int(ctl[0])
         while True:
-            code, player, state = module.py_advance(game_env, ctl, seat_slot, plan.slot_fn, bot_data, stats,
-                                                    winners, returns, err, err_valid)
+            try:
+                code, player, state = module.py_advance(game_env, ctl, seat_slot, plan.slot_fn, bot_data, stats,
+                                                        winners, returns, err, err_valid)
+            except Exception as exc:  # a numba bot raised
+                _raise_loop_exception(plan, agent_data, err, exc)
             if code == OVER:
                 break
             if code != MOVE:
@@ -348,9 +368,15 @@ def _play_python(plan: Plan, num_games: int, agent_data: Any, stats: np.ndarray,
 
 
 def _reply(plan: Plan, policy: Any, state: np.ndarray, data: Any, actor: int, final: bool = False) -> tuple[Any, Any]:
-    reply = policy(state, data)
+    """A Python seat's (action, data); an exception it raises is marked with who raised it."""
+    who = "your agent" if actor == E.ACTOR_AGENT else plan.names[actor]
+    try:
+        reply = policy(state, data)
+    except Exception as exc:
+        E.mark_raised_by(exc, f"{who} {describe(policy)}" if actor == E.ACTOR_AGENT else who, actor,
+                         f"in {plan.env.name}{' at its final turn' if final else ''}")
+        raise
     if type(reply) is not tuple or len(reply) != 2:
-        who = "your agent" if actor == E.ACTOR_AGENT else plan.names[actor]
         raise E.AgentError(f"{plan.env.name}: {who} {describe(policy)} returned {type(reply).__name__} "
                            f"{_short(reply)}{' at its final turn' if final else ''}; an agent must return "
                            "(action, agent_data)")
@@ -375,9 +401,9 @@ def _error(plan: Plan, err: np.ndarray, err_valid: np.ndarray) -> E.ArrayEnvErro
 
 def _worker(plan: Plan, games: int, first_game: int, agent_data: Any, seed: int, counter: Any, conn: Any,
             send_data: bool) -> None:
+    stats = new_stats(plan.env.players)
     try:
         seed_everything(plan, seed)
-        stats = new_stats(plan.env.players)
         last = [0]
 
         def report(done: int, _total: int) -> None:
@@ -386,9 +412,13 @@ def _worker(plan: Plan, games: int, first_game: int, agent_data: Any, seed: int,
             last[0] = done
 
         agent_data = play(plan, games, agent_data, stats, report, first_game)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # the result is complete: nothing to interrupt
         conn.send(("ok", stats, agent_data if send_data else None))
-    except BaseException as exc:  # everything goes back to the parent, which raises it
-        conn.send(("error", exc, None))
+    except KeyboardInterrupt:  # Ctrl-C (the terminal's or the parent's): send the games played so far
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        conn.send(("interrupted", stats, None))
+    except BaseException as exc:  # everything else goes back to the parent, which raises it
+        conn.send(("error", E.keep_user_traceback(exc), None))
     finally:
         conn.close()
 
@@ -416,18 +446,16 @@ def _evaluate_in_workers(plan: Plan, num_games: int, agent_data: Any, seed: int 
         first += shares[i]
     replies: list[Any] = [None] * workers
     try:
-        while any(r is None for r in replies):
-            for i, pipe in enumerate(pipes):
-                if replies[i] is None and pipe.poll(0.05):
-                    replies[i] = pipe.recv()
-                elif replies[i] is None and not processes[i].is_alive() and not pipe.poll():
-                    replies[i] = ("error", E.ArrayEnvError(
-                        f"{plan.env.name}: worker {i} stopped without a result (exit code {processes[i].exitcode})"), None)
-            if progress is not None:
-                progress(min(counter.value, num_games), num_games)
+        try:
+            while any(r is None for r in replies):
+                _collect(plan, processes, pipes, replies)
+                if progress is not None:
+                    progress(min(counter.value, num_games), num_games)
+        except KeyboardInterrupt:
+            raise E.RunInterrupted(_interrupted_results(plan, processes, pipes, replies)) from None
     finally:
-        for process in processes:
-            process.join(timeout=5)
+        for process, reply in zip(processes, replies):
+            process.join(timeout=5 if reply is not None else 0)  # no reply: interrupted and stuck
             if process.is_alive():
                 process.kill()
     for status, payload, _ in replies:
@@ -439,7 +467,51 @@ def _evaluate_in_workers(plan: Plan, num_games: int, agent_data: Any, seed: int 
     return Results.from_stats(stats, replies[0][2])
 
 
-# ---- compile errors, explained ---------------------------------------------------------------------
+def _collect(plan: Plan, processes: list[Any], pipes: list[Any], replies: list[Any], wait: float = 0.05) -> None:
+    """Read the replies that arrived; a worker that died without one replies with an error."""
+    for i, pipe in enumerate(pipes):
+        if replies[i] is None and pipe.poll(wait):
+            replies[i] = pipe.recv()
+        elif replies[i] is None and not processes[i].is_alive() and not pipe.poll():
+            replies[i] = ("error", E.ArrayEnvError(
+                f"{plan.env.name}: worker {i} stopped without a result (exit code {processes[i].exitcode})"), None)
+
+
+def _interrupted_results(plan: Plan, processes: list[Any], pipes: list[Any], replies: list[Any]) -> Results:
+    """After Ctrl-C: stop the workers (SIGINT), gather the games they finished, within a few seconds."""
+    for process, reply in zip(processes, replies):
+        if reply is None and process.is_alive():
+            os.kill(process.pid, signal.SIGINT)
+    deadline = time.monotonic() + 3.0
+    try:
+        while any(r is None for r in replies) and time.monotonic() < deadline:
+            _collect(plan, processes, pipes, replies, wait=0.01)
+    except KeyboardInterrupt:  # a second Ctrl-C: report what arrived
+        pass
+    stats = new_stats(plan.env.players)
+    for reply in replies:
+        if reply is not None and reply[0] in ("ok", "interrupted"):
+            stats += reply[1]
+    return Results.from_stats(stats)
+
+
+# ---- exceptions out of compiled loops, explained ----------------------------------------------------
+
+def _raise_loop_exception(plan: Plan, agent_data: Any, err: np.ndarray, exc: BaseException) -> None:
+    """Re-raise an exception that escaped a compiled loop: one raised by a compiled agent or bot
+    (the error record says which, at which seat and turn) as AgentRaisedError, chained to it; else
+    a compile error, explained."""
+    if int(err[E.ERR_CALL]) == E.CALL_NONE:
+        _raise_compile_error(plan, agent_data, exc)
+        return
+    record = err.copy()
+    err[:] = 0.0
+    actor = int(record[E.ERR_ACTOR])
+    policy = plan.agent if actor == E.ACTOR_AGENT else plan.opponents[actor].policy
+    raise E.AgentRaisedError(E.raised_in_call_message(
+        plan.env.name, record, exc, plan.name_actor, E.strip_internal_names(describe(policy)))) from exc
+
+
 
 def _raise_compile_error(plan: Plan, agent_data: Any, exc: BaseException) -> None:
     """Re-raise a numba compile failure as a short message about the agent or the game."""
@@ -454,10 +526,11 @@ def _raise_compile_error(plan: Plan, agent_data: Any, exc: BaseException) -> Non
             raise E.AgentError(f"{env.name}: agent {describe(plan.agent)} {problem}") from None
     functions = {name: f for name, f in env.compiled_functions().items() if f is not None}
     functions.update({describe(bot.policy).rsplit(".", 1)[-1]: bot.policy for bot in plan.opponents})
-    cause = E.explain_compile_error(exc, functions)
+    cause = E.strip_internal_names(E.explain_compile_error(exc, functions))
+    located = re.search(r", line \d+|it must return", cause)  # the cause names the function at fault
     raise E.GameCompileError(
-        f"{env.name}: numba could not compile the game: {E.strip_internal_names(cause)}. "
-        "Run `makeenv check` on the game to see which contract function is at fault.") from None
+        f"{env.name}: numba could not compile the game: {cause}."
+        + ("" if located else " `makeenv check` on the game tells which contract function is at fault.")) from None
 
 
 def _probe_numba_agent(env: "ArrayEnv", agent: Any, agent_data: Any) -> str | None:

@@ -47,3 +47,23 @@ def scaffold(name: str, directory: str | Path = ".", *, force: bool = False) -> 
         text = text.replace("{{NAME}}", name).replace("{{FOLDER}}", str(folder))
         (folder / target.format(snake=snake)).write_text(text, encoding="utf-8")
     return folder
+
+
+def builtin_name_warning(name: str, folder: str | Path) -> str | None:
+    """A warning when ``name`` is also a registered game's name (``TicTacToe``): by that name the
+    built-in game runs, so it says how to run the new folder instead; None for a new name."""
+    from makeenv.registry import REGISTRY
+
+    clash = next((spec_id for spec_id in REGISTRY if spec_id.lower() == name.lower()), None)
+    if clash is None:
+        return None
+    shown = command_path(folder)
+    return (f"{clash} is also the name of a built-in game: `makeenv run {clash}` runs the built-in one. "
+            f"Run yours by its folder: `makeenv run {shown}` (and `makeenv check {shown}`), or pick "
+            "another name.")
+
+
+def command_path(folder: str | Path) -> str:
+    """``folder`` as typed on a command line so it reads as a folder, not a module (``./tic_tac_toe``)."""
+    text = Path(folder).as_posix()
+    return text if Path(folder).is_absolute() or text.startswith((".", "~")) else f"./{text}"

@@ -3,8 +3,8 @@
 Each family registers its commands in its own module; this package only puts them together.
 """
 
-from makeenv.cli.app import app
 from makeenv.cli import array_commands, match_command, play_command  # noqa: F401  (registers commands)
+from makeenv.cli.app import app
 
 
 def main() -> None:

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import sys
-import traceback
 from pathlib import Path
-from typing import Any, List, Optional
+from typing import Any
 
 import typer
 
@@ -65,25 +64,52 @@ def load_array_env(game: str, command: str, options: dict[str, Any] | None = Non
 
 def _load_agent(spec: str, role: str):
     from makeenv.array.agents import AgentSpecError, load_agent
-    from makeenv.array.errors import strip_internal_names
 
     try:
         return load_agent(spec)
     except AgentSpecError as exc:
         _fail(str(exc))
     except Exception as exc:  # the agent's own module failed to import
-        _fail(f"could not load {role} {spec!r}: {type(exc).__name__}: {strip_internal_names(str(exc))}")
+        _fail_with_traceback(f"could not load {role} {spec!r}: its module raised {type(exc).__name__}", exc)
 
 
-def user_traceback(exc: BaseException) -> str:
-    """The frames of a user's code in ``exc``'s traceback (not makeenv's, Typer's or numba's)."""
-    frames = [frame for frame in traceback.extract_tb(exc.__traceback__)
-              if not any(part in frame.filename.replace("\\", "/") for part in
-                         ("/makeenv/", "/typer/", "/click/", "/numba/", "site-packages"))]
-    lines = traceback.format_list(frames)
-    from makeenv.array.errors import strip_internal_names
+def _fail_with_traceback(message: str, exc: BaseException, code: int = 1) -> None:
+    """``error: message``, then the user's own frames of ``exc`` (not makeenv's, Typer's, numba's)."""
+    from makeenv.array.errors import user_traceback
 
-    return strip_internal_names("".join(lines) + f"{type(exc).__name__}: {exc}")
+    typer.secho(f"error: {message}:", err=True, fg=typer.colors.RED)
+    typer.echo(user_traceback(exc), err=True)
+    raise typer.Exit(code)
+
+
+def _raised_by(exc: BaseException, agent: str, opponents: list[str] | None) -> str | None:
+    """The agent spec (as typed) whose Python code raised ``exc`` during a run, else None."""
+    from makeenv.array.errors import ACTOR_AGENT, RAISED_ACTOR, RAISED_BY
+
+    who = getattr(exc, RAISED_BY, None)
+    if who is None:
+        return None
+    actor = getattr(exc, RAISED_ACTOR, None)
+    if actor == ACTOR_AGENT:
+        return f"your agent {agent}"
+    if opponents and isinstance(actor, int) and actor >= 0:
+        return f"opponent {opponents[actor % len(opponents)]}"
+    return who
+
+
+def _print_results(env: Any, results: Any, games: int) -> None:
+    """The wins, draws, losses, returns and wins by seat of ``results`` (``games`` asked for)."""
+    shared = f" ({results.shared_wins:,} shared)" if results.shared_wins else ""
+    typer.echo(f"wins: {results.wins:,} / {results.games:,}{shared}")
+    if results.games:
+        typer.echo(f"win rate: {100.0 * results.wins / results.games:.2f}%")
+    truncated = f" ({results.truncated:,} at the turn limit)" if results.truncated else ""
+    typer.echo(f"draws: {results.draws:,}{truncated}   losses: {results.losses:,}")
+    if results.games:
+        typer.echo(f"mean return: {results.mean_return:+.4f}   mean length: {results.mean_steps:.2f} steps")
+    if env.players > 1:
+        seats = "   ".join(f"seat {k}: {s.wins:,}/{s.games:,}" for k, s in enumerate(results.by_seat))
+        typer.echo(f"wins by seat: {seats}")
 
 
 @app.command("list")
@@ -109,18 +135,18 @@ def run_command(
              "agent(state, agent_data) -> (action, agent_data), @njit or plain Python. Its module may "
              "define AGENT_DATA (a value or a function returning one); otherwise agent_data starts as "
              "np.zeros(1)."),
-    opponent: Optional[List[str]] = typer.Option(
+    opponent: list[str] | None = typer.Option(
         None, "--opponent", help="An opponent agent (same forms as --agent; repeat for several seats) "
                                  "instead of the level's bots: self-play, older versions."),
-    option: Optional[List[str]] = typer.Option(None, "--option", "-o", help=OPTION_HELP),
-    seed: Optional[int] = typer.Option(None, "--seed", "-s", min=0, help="Seed for a reproducible run."),
+    option: list[str] | None = typer.Option(None, "--option", "-o", help=OPTION_HELP),
+    seed: int | None = typer.Option(None, "--seed", "-s", min=0, help="Seed for a reproducible run."),
     workers: int = typer.Option(1, "--workers", "-w", min=1, help="Processes to play in (one per core)."),
 ) -> None:
     """Play GAMES games of an agent against a level's bots; print wins, draws, losses, returns and games/s."""
     import time
 
     from makeenv.array.agents import initial_agent_data
-    from makeenv.array.errors import ArrayEnvError, strip_internal_names
+    from makeenv.array.errors import ArrayEnvError, RunInterrupted, strip_internal_names
     from makeenv.array.runner import is_numba_function
 
     started = time.perf_counter()
@@ -136,6 +162,9 @@ def run_command(
     data = initial_agent_data(player) if player != "random" else None
     compiled = player == "random" or is_numba_function(player)
     kind = "numba" if compiled else "plain Python"
+    against = ("opponents " + ", ".join(opponent)) if opponent else f"level {level} ({env.levels[level].split(':')[0]})"
+    options = "".join(f", {k}={v}" for k, v in env.parameters.items())
+    header = f"{env.name}{options}: agent {agent} ({kind}) vs {against}"
     try:
         env.prepare(player, data, level, opponents=opponents)
         prepared = time.perf_counter() - started
@@ -154,25 +183,23 @@ def run_command(
         else:
             results = env.evaluate(player, games, data, level, seed, opponents=opponents, workers=workers)
         elapsed = time.perf_counter() - start
-    except (ArrayEnvError, ValueError, TypeError) as exc:
-        _fail(strip_internal_names(str(exc)), code=1)
-    except Exception as exc:  # the agent's own code raised: show its frames, not ours
-        typer.secho("error: the agent or an opponent raised an exception:", err=True, fg=typer.colors.RED)
-        typer.echo(user_traceback(exc), err=True)
-        raise typer.Exit(1)
-    against = ("opponents " + ", ".join(opponent)) if opponent else f"level {level} ({env.levels[level].split(':')[0]})"
-    options = "".join(f", {k}={v}" for k, v in env.parameters.items())
-    typer.echo(f"{env.name}{options}: agent {agent} ({kind}) vs {against}, {games:,} games"
-               + (f", seed {seed}" if seed is not None else "") + (f", {workers} workers" if workers > 1 else ""))
-    shared = f" ({results.shared_wins:,} shared)" if results.shared_wins else ""
-    typer.echo(f"wins: {results.wins:,} / {games:,}{shared}")
-    typer.echo(f"win rate: {100.0 * results.wins / games:.2f}%")
-    truncated = f" ({results.truncated:,} at the turn limit)" if results.truncated else ""
-    typer.echo(f"draws: {results.draws:,}{truncated}   losses: {results.losses:,}")
-    typer.echo(f"mean return: {results.mean_return:+.4f}   mean length: {results.mean_steps:.2f} steps")
-    if env.players > 1:
-        seats = "   ".join(f"seat {k}: {s.wins:,}/{s.games:,}" for k, s in enumerate(results.by_seat))
-        typer.echo(f"wins by seat: {seats}")
+    except RunInterrupted as stop:  # Ctrl-C while playing: the games finished so far
+        typer.echo(f"{header}: interrupted (Ctrl-C) after {stop.results.games:,} of {games:,} games")
+        _print_results(env, stop.results, games)
+        raise typer.Exit(130) from None
+    except KeyboardInterrupt:  # Ctrl-C while compiling or loading
+        typer.echo(f"{header}: interrupted (Ctrl-C) before any game was played", err=True)
+        raise typer.Exit(130) from None
+    except Exception as exc:
+        raiser = _raised_by(exc, agent, opponent)
+        if raiser is not None:  # the agent's own code raised: show its frames, not ours
+            _fail_with_traceback(f"{raiser} raised {type(exc).__name__}", exc)
+        if isinstance(exc, (ArrayEnvError, ValueError, TypeError)):
+            _fail(strip_internal_names(str(exc)), code=1)
+        _fail_with_traceback(f"the run failed with {type(exc).__name__}", exc)
+    typer.echo(f"{header}, {games:,} games" + (f", seed {seed}" if seed is not None else "")
+               + (f", {workers} workers" if workers > 1 else ""))
+    _print_results(env, results, games)
     typer.echo(f"games/s: {games / max(elapsed, 1e-9):,.0f}  (start-up and compile/load {prepared:.2f} s, "
                f"play {elapsed:.3f} s)")
 
@@ -181,7 +208,7 @@ def run_command(
 def check_command(
     game: str = typer.Argument(..., help="Registered name, module path or folder of an array game."),
     games: int = typer.Option(200, "--games", "-n", min=1, help="Games per env.run check."),
-    option: Optional[List[str]] = typer.Option(
+    option: list[str] | None = typer.Option(
         None, "--option", "-o", help=OPTION_HELP + " Without a players option, every player count the game "
                                                   "supports is checked."),
 ) -> None:
@@ -225,7 +252,7 @@ def new_command(
     force: bool = typer.Option(False, "--force", help="Overwrite files in an existing folder."),
 ) -> None:
     """Scaffold a new array game folder (contract functions, drawing stubs, README tables, a test) that passes check."""
-    from makeenv.array.scaffold import ScaffoldError, scaffold
+    from makeenv.array.scaffold import ScaffoldError, builtin_name_warning, command_path, scaffold
 
     try:
         folder = scaffold(name, directory, force=force)
@@ -235,4 +262,8 @@ def new_command(
     for path in sorted(folder.iterdir()):
         if path.is_file():
             typer.echo(f"  {path.name}")
-    typer.echo(f"next: makeenv check {folder}   and   makeenv run {folder}")
+    warning = builtin_name_warning(name, folder)
+    if warning:
+        typer.secho(f"warning: {warning}", err=True, fg=typer.colors.YELLOW)
+    shown = command_path(folder)
+    typer.echo(f"next: makeenv check {shown}   and   makeenv run {shown}")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any, List, Optional
+from typing import Any
 
 import typer
 
@@ -109,17 +109,17 @@ def match(
                                            "(./nim-text)."),
     player0: str = typer.Option("human", "--player0", help="Seat 0's SPEC (see above)."),
     player1: str = typer.Option("human", "--player1", help="Seat 1's SPEC (see above); --player2 ... likewise."),
-    option: Optional[List[str]] = typer.Option(None, "--option", "-o", help=OPTION_HELP),
-    jury: Optional[str] = typer.Option(None, "--jury", help="The jury's SPEC (games judged by a jury)."),
-    jury_size: Optional[int] = typer.Option(None, "--jury-size", min=1, help="Number of jurors."),
-    quorum: Optional[int] = typer.Option(None, "--quorum", min=1,
+    option: list[str] | None = typer.Option(None, "--option", "-o", help=OPTION_HELP),
+    jury: str | None = typer.Option(None, "--jury", help="The jury's SPEC (games judged by a jury)."),
+    jury_size: int | None = typer.Option(None, "--jury-size", min=1, help="Number of jurors."),
+    quorum: int | None = typer.Option(None, "--quorum", min=1,
                                          help="Least valid votes for a verdict (default: more than half)."),
-    timeout: Optional[float] = typer.Option(None, "--timeout", min=0.001,
+    timeout: float | None = typer.Option(None, "--timeout", min=0.001,
                                             help="Seconds per juror call (HTTP juries)."),
     rejudge: int = typer.Option(1, "--rejudge", min=0,
                                 help="When the jury misses its quorum, vote again up to this many times."),
-    seed: Optional[int] = typer.Option(None, "--seed", help="Seed of the game (deals, scenario, seats)."),
-    out: Optional[Path] = typer.Option(None, "--out", help="Write the whole record to this JSON file."),
+    seed: int | None = typer.Option(None, "--seed", help="Seed of the game (deals, scenario, seats)."),
+    out: Path | None = typer.Option(None, "--out", help="Write the whole record to this JSON file."),
 ) -> None:
     from makeenv.cli.array_commands import parse_options
     from makeenv.registry import REGISTRY, find_spec, looks_like_user_game, make, resolve_object

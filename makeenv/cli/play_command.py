@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, List, Optional
+from typing import Any
 
 import typer
 
@@ -90,16 +90,16 @@ def _array_options(agent: str | None, level: int | None, game_options: list[str]
 @app.command("play", help=reflow(PLAY_HELP))
 def play(
     game: str = typer.Argument(..., help="A game id from `makeenv list`, or your array game's module or folder path."),
-    level: Optional[int] = typer.Option(None, "--level", "-l",
+    level: int | None = typer.Option(None, "--level", "-l",
                                         help="Level of the bots you play against (0 random; default 0, or 1 for an "
                                              "array game played as text)."),
-    agent: Optional[str] = typer.Option(
+    agent: str | None = typer.Option(
         None, "--agent", "-a",
         help="Array games: module:function | file.py:function, the agent to watch. "
              "Text games: the opponent's player SPEC (see `makeenv match --help`)."),
-    jury: Optional[str] = typer.Option(None, "--jury", help="Text games: the jury SPEC (see `makeenv match --help`)."),
-    jury_size: Optional[int] = typer.Option(None, "--jury-size", min=1, help="Text games: number of jurors."),
-    option: Optional[List[str]] = typer.Option(None, "--option", "-o", help=OPTION_HELP),
+    jury: str | None = typer.Option(None, "--jury", help="Text games: the jury SPEC (see `makeenv match --help`)."),
+    jury_size: int | None = typer.Option(None, "--jury-size", min=1, help="Text games: number of jurors."),
+    option: list[str] | None = typer.Option(None, "--option", "-o", help=OPTION_HELP),
     host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (0.0.0.0 exposes it to your network)."),
     port: int = typer.Option(0, "--port", "-p", min=0, max=65535, help="Port to listen on (0: a free port)."),
     no_browser: bool = typer.Option(False, "--no-browser", help="Do not open a browser; just print the URL."),

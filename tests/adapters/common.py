@@ -6,9 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from makeenv.registry import REGISTRY
+from tests.games.support import ARRAY_GAMES  # noqa: F401  (re-exported: listed once for every test)
 
-ARRAY_GAMES = sorted(spec.id for spec in REGISTRY.values() if spec.kind == "array")
 # a 3-player simultaneous test game with shared wins, returns, a TURN_LIMIT and tuple levels; loaded
 # by path, as tests/array loads it (numba's cache remembers the module name a file was loaded as)
 BIDDING = str(Path(__file__).resolve().parents[1] / "array" / "bidding_game.py")

@@ -17,6 +17,7 @@ def test_train_an_agent_example_runs_as_written():
     namespace: dict = {}
     exec(compile(blocks[0], "README-train", "exec"), namespace)
     assert namespace["observation"].shape == (23,) and namespace["reward"] == 0.0
+    assert namespace["mask"].dtype == bool and namespace["mask"].shape == (9,)  # gymnasium.make's env has it
     assert namespace["players"].agent_selection == "player_0"
     assert namespace["observations"].shape == (1024, 89) and namespace["batch"].action_masks().shape == (1024, 7)
     assert namespace["rewards"].shape == (1024,) and np.isin(namespace["rewards"], (-1.0, 0.0, 1.0)).all()

@@ -12,11 +12,11 @@ import types
 import numpy as np
 from numba import njit
 
+from makeenv.array.contract import CONTRACT_NAMES
 from makeenv.games import rock_paper_scissors as rps
 from makeenv.games.rock_paper_scissors import logic as L
 
-CONTRACT = ("initEnv", "getCurrentPlayer", "getPlayerState", "getAgentState", "stepEnv", "getValidActions",
-            "checkEnded", "getReward", "getActionSize", "getStateSize", "getAgentSize", "isValidAction")
+CONTRACT = CONTRACT_NAMES + ("isValidAction",)
 
 
 def _copy(name: str, **changes) -> types.ModuleType:

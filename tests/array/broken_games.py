@@ -13,12 +13,11 @@ import types
 import numpy as np
 from numba import njit
 
+from makeenv.array.contract import CONTRACT_NAMES
 from makeenv.games import rock_paper_scissors as rps
 from makeenv.games.rock_paper_scissors import logic as L
 
-CONTRACT = ("initEnv", "getCurrentPlayer", "getPlayerState", "getAgentState", "stepEnv",
-            "getValidActions", "checkEnded", "getReward", "getActionSize", "getStateSize",
-            "getAgentSize")
+CONTRACT = CONTRACT_NAMES
 
 
 @njit(cache=True)
@@ -108,6 +107,15 @@ def valid_actions_none_to_confirm(state):
 
 
 @njit(cache=True)
+def valid_actions_none_at_end(state):
+    """Offers nothing once the game is over (RockPaperScissors offers Confirm): breaks the final turn."""
+    valid = L.getValidActions(state)
+    if state[L.S_OVER] > 0.5:
+        valid[:] = 0.0
+    return valid
+
+
+@njit(cache=True)
 def step_returns_other(action, env):
     L.stepEnv(action, env)
     return np.zeros(2)
@@ -185,6 +193,12 @@ def is_valid_always(state, action):
     return True
 
 
+@njit(cache=True)
+def is_valid_refuses_at_end(state, action):
+    """Right while the game runs, but refuses the final state's Confirm that getValidActions offers."""
+    return state[L.S_OVER] < 0.5 and L.isValidAction(state, action)
+
+
 def render_breaks_when_over(state):
     if state[L.S_OVER] > 0.5:
         raise KeyError("no picture for the end")
@@ -215,6 +229,7 @@ BROKEN: dict[str, dict[str, object]] = {
     "valid_actions_length": {"getValidActions": valid_actions_long},
     "valid_actions_binary": {"getValidActions": valid_actions_half},
     "valid_action_exists": {"getValidActions": valid_actions_none_to_confirm},
+    "final_valid_action": {"getValidActions": valid_actions_none_at_end},
     "step_env": {"stepEnv": step_returns_other},
     "ended_range": {"checkEnded": ended_out_of_range},
     "rewards": {"getReward": reward_always_win},

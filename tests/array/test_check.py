@@ -8,7 +8,7 @@ import makeenv
 from makeenv.array.check import CHECKS, check_env, run_checks
 from makeenv.array.contract import load_array_env
 
-from .broken_games import BROKEN, broken
+from .broken_games import BROKEN, broken, is_valid_refuses_at_end
 
 
 def test_rock_paper_scissors_passes_every_check():
@@ -73,3 +73,22 @@ def test_broken_game_fails_the_full_check_env():
 def test_unknown_check_name_is_an_error():
     with pytest.raises(ValueError, match="unknown checks"):
         run_checks(makeenv.make("RockPaperScissors"), ["no_such_check"])
+
+
+def test_a_final_state_without_valid_action_fails_with_the_fix():
+    env = load_array_env(broken("final_valid_action"))
+    ok, problems = check_env(env, ["random_games", "valid_action_exists", "final_valid_action"], trace_games=20)
+    assert not ok
+    [problem] = problems
+    assert problem.startswith("final_valid_action: At the end of ")
+    assert "allowed no action for player 0, 1" in problem
+    assert "return a mask with action 0 set when the game is over" in problem
+
+
+def test_is_valid_action_must_agree_at_the_end_too():
+    """isValidAction right while the game runs but refusing the final state's Confirm."""
+    module = broken("valid_action_agrees")
+    module.isValidAction = is_valid_refuses_at_end
+    [result] = run_checks(load_array_env(module), ["valid_action_agrees"], trace_games=10)
+    assert result.status == "fail"
+    assert "isValidAction(state, 3) returned False" in result.problems[0]

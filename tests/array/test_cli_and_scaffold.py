@@ -6,7 +6,9 @@ import subprocess
 import sys
 import textwrap
 
+import numpy as np
 import pytest
+from numba import njit
 from typer.testing import CliRunner
 
 import makeenv
@@ -118,6 +120,27 @@ def test_new_scaffolds_a_game_that_passes_check_env(tmp_path):
     ok, problems = makeenv.check_env(env)
     assert ok, problems
     assert invoke("new", "TakeAway", "--dir", str(tmp_path)).exit_code == 2   # exists: refuse
+
+
+def test_the_seed_idiom_runs_on_a_scaffolded_game(tmp_path):
+    """The seed's random agent picks among the valid actions at every turn, the final one included:
+    a scaffolded game offers action 0 alone when it is over."""
+    env = makeenv.make(str(scaffold("TakeAway", tmp_path)))
+
+    @njit
+    def agent(state, data):
+        valid = env.getValidActions(state)
+        idx = np.where(valid == 1)[0]
+        return idx[np.random.randint(0, len(idx))], data
+
+    wins, _ = env.run(agent, 200, 0.0, 0, seed=1)
+    assert 0 < wins < 200
+    match = env.new_match(seed=1)
+    while not match.over:
+        match.step(match.legal_actions()[0])
+    for player in (0, 1):
+        final = env.getPlayerState(match.array, player)
+        assert list(np.flatnonzero(env.getValidActions(final))) == [0]
 
 
 def test_a_stale_scaffold_readme_is_reported(tmp_path):

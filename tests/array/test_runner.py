@@ -180,7 +180,78 @@ def test_progress_callback_is_called_in_chunks(env, monkeypatch):
     monkeypatch.setattr(runner, "NUMBA_CHUNK", 300)
     calls = []
     env.run("random", 1000, None, 0, seed=1, progress=lambda done, total: calls.append((done, total)))
-    assert calls == [(300, 1000), (600, 1000), (900, 1000), (1000, 1000)]
+    done = [d for d, _ in calls]
+    assert calls[-1] == (1000, 1000) and {t for _, t in calls} == {1000}
+    assert done == sorted(set(done)) and all(b - a <= 300 for a, b in zip([0] + done, done))
+
+
+def test_chunks_grow_to_a_fraction_of_a_second_and_no_further():
+    from makeenv.array import runner
+
+    assert runner.next_chunk(1, 1e-7) == 4                                   # at most 4x a call
+    assert runner.next_chunk(1000, runner.CHUNK_SECONDS / 10) == 4000
+    assert runner.next_chunk(1000, runner.CHUNK_SECONDS * 4) == 250          # a slow game: fewer games
+    assert runner.next_chunk(1, 30.0) == 1
+    assert runner.next_chunk(runner.NUMBA_CHUNK, 1e-6) == runner.NUMBA_CHUNK
+
+
+def test_chunking_does_not_change_a_seeded_run(env, monkeypatch):
+    from makeenv.array import runner
+
+    whole = env.evaluate("random", 5000, None, 1, seed=4)
+    monkeypatch.setattr(runner, "NUMBA_CHUNK", 7)
+    assert env.evaluate("random", 5000, None, 1, seed=4) == whole
+
+
+def test_interrupted_run_keeps_the_games_played(env):
+    played = []
+
+    def agent(state, data):
+        if len(played) == 50:
+            raise KeyboardInterrupt
+        played.append(1)
+        return int(np.flatnonzero(env.getValidActions(state))[0]), data
+
+    with pytest.raises(KeyboardInterrupt) as info:
+        env.evaluate(agent, 1000, None, 0, seed=1)
+    results = info.value.results
+    assert 0 < results.games < 50 and results.wins + results.draws + results.losses == results.games
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_ctrl_c_stops_a_slow_run_within_seconds_and_prints_the_partial_results(tmp_path, workers):
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    script = Path(sys.executable).with_name("makeenv")
+    if not script.is_file():
+        pytest.skip("the makeenv console script is not installed beside this Python")
+    errors = tmp_path / "stderr.txt"
+    # 3,000,000 games show a progress bar: its label on stderr says the games started
+    with open(errors, "w") as err:
+        process = subprocess.Popen([str(script), "run", "Splendor", "--games", "3000000", "--workers", str(workers)],
+                                   stdout=subprocess.PIPE, stderr=err, text=True)
+        try:
+            deadline = time.monotonic() + 240
+            while "playing" not in errors.read_text() and process.poll() is None and time.monotonic() < deadline:
+                time.sleep(0.2)
+            time.sleep(1.5)
+            assert process.poll() is None, errors.read_text()
+            sent = time.monotonic()
+            process.send_signal(signal.SIGINT)
+            output, _ = process.communicate(timeout=30)
+            stopped = time.monotonic() - sent
+        finally:
+            if process.poll() is None:
+                process.kill()
+    assert process.returncode == 130, errors.read_text()
+    assert stopped < 5, f"took {stopped:.1f} s to stop"
+    assert "interrupted (Ctrl-C) after" in output and "of 3,000,000 games" in output
+    played = int(output.split("interrupted (Ctrl-C) after ")[1].split()[0].replace(",", ""))
+    assert played > 0 and "wins: " in output and f" / {played:,}" in output
 
 
 def test_compiled_modules_are_cached_on_disk(env):

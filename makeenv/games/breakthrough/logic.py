@@ -181,7 +181,11 @@ def getAgentState(env):
 @njit(cache=True)
 def isValidAction(state, action) -> bool:
     """``getValidActions(state)[action] == 1`` without building the vector."""
-    if not (state[S_MY_TURN] == 1.0 and state[S_OVER] == 0.0) or action < 0 or action >= NUM_ACTIONS:
+    if action < 0 or action >= NUM_ACTIONS:
+        return False
+    if state[S_OVER] == 1.0:
+        return action == 0  # a finished game offers action 0 alone (the final turn)
+    if not (state[S_MY_TURN] == 1.0 and state[S_OVER] == 0.0):
         return False
     player = WHITE if state[S_WHITE] == 1.0 else BLACK
     return step_allowed(state[S_BOARD:S_BOARD + NUM_SQUARES], action, player, MINE)
@@ -206,6 +210,7 @@ def getValidActions(state):
             valid[first] = mine and col > 0 and board[front - 1] != MINE
             valid[first + 1] = mine and board[front] == EMPTY
             valid[first + 2] = mine and col < COLS - 1 and board[front + 1] != MINE
+    valid[0] += state[S_OVER] == 1.0  # a finished game offers action 0 alone (the final turn)
     return valid
 
 

@@ -104,8 +104,10 @@ def getAgentState(env):
 
 @njit(cache=True)
 def isValidAction(state, action) -> bool:
-    if action < 0 or action >= COLUMNS or state[S_OVER] > 0.5:
+    if action < 0 or action >= COLUMNS:
         return False
+    if state[S_OVER] > 0.5:
+        return action == 0  # a finished game offers action 0 alone (the final turn)
     return not (state[S_MINE + TOP_ROW + action] > 0.5 or state[S_THEIRS + TOP_ROW + action] > 0.5)
 
 
@@ -116,6 +118,7 @@ def getValidActions(state):
     for column in range(COLUMNS):  # selects, not branches: this runs at every step
         top_free = (state[S_MINE + TOP_ROW + column] < 0.5) & (state[S_THEIRS + TOP_ROW + column] < 0.5)
         valid[column] = running if top_free else 0.0
+    valid[0] += 1.0 - running  # a finished game offers action 0 alone (the final turn)
     return valid
 
 

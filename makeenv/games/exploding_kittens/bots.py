@@ -178,10 +178,12 @@ ROLLOUTS = 400   # played-out games per decision, shared out over the valid move
 
 @njit(cache=True)
 def sampler(state, data):
-    """Level 2: deal the hidden cards at random (``sampleEnv``) a number of times; in each deal, try
-    every valid move and play the game out with the careful policy; take the move that won most
-    often (careful's own choice on a tie). Every move is tried on the same deals, so the comparison
-    is not drowned in the luck of the deal."""
+    """Level 2: try every move on random deals of the hidden cards, played out by the careful policy.
+
+    The hidden cards are dealt at random (``sampleEnv``) a number of times; in each deal every valid
+    move is played out with the careful policy and the move that won most often is taken
+    (careful's own choice on a tie). Every move is tried on the same deals, so the comparison is
+    not drowned in the luck of the deal."""
     valid = getValidActions(state)
     choices = 0
     for a in range(NUM_ACTIONS):

@@ -145,8 +145,11 @@ def getAgentState(env):
 
 @njit(cache=True)
 def getValidActions(state):
-    """The cards in my hand (none once the game is over: the hand is empty)."""
+    """The cards in my hand; action 0 alone once the game is over (the final turn)."""
     valid = np.zeros(NUM_ACTIONS, dtype=np.float64)
+    if state[S_OVER] == 1.0:
+        valid[0] = 1.0
+        return valid
     for k in range(NUM_CARDS):
         if state[S_HAND + k] == 1.0:
             valid[k] = 1.0
@@ -155,7 +158,11 @@ def getValidActions(state):
 
 @njit(cache=True)
 def isValidAction(state, action) -> bool:
-    return action >= 0 and action < NUM_CARDS and state[S_HAND + action] == 1.0
+    if action < 0 or action >= NUM_CARDS:
+        return False
+    if state[S_OVER] == 1.0:
+        return action == 0  # a finished game offers action 0 alone (the final turn)
+    return state[S_HAND + action] == 1.0
 
 
 @njit(cache=True)

@@ -184,7 +184,11 @@ def getAgentState(env):
 @njit(cache=True)
 def isValidAction(state, action) -> bool:
     """``getValidActions(state)[action] == 1`` without building the vector."""
-    if not (state[S_MY_TURN] == 1.0 and state[S_OVER] == 0.0) or action < 0 or action >= NUM_CELLS:
+    if action < 0 or action >= NUM_CELLS:
+        return False
+    if state[S_OVER] == 1.0:
+        return action == 0  # a finished game offers action 0 alone (the final turn)
+    if not (state[S_MY_TURN] == 1.0 and state[S_OVER] == 0.0):
         return False
     return state[S_BOARD + action] == EMPTY
 
@@ -198,6 +202,7 @@ def getValidActions(state):
     else:
         for cell in range(NUM_CELLS):
             valid[cell] = 0.0
+        valid[0] = state[S_OVER] == 1.0  # a finished game offers action 0 alone (the final turn)
     return valid
 
 

@@ -138,17 +138,21 @@ def getAgentState(env):
 
 @njit(cache=True)
 def getValidActions(state):
-    """Pass and Bet while the hand runs; nothing once it is over."""
+    """Pass and Bet while the hand runs; action 0 alone once it is over (the final turn)."""
     valid = np.zeros(NUM_ACTIONS, dtype=np.float64)
-    if not state[S_OVER] > 0.5:
-        valid[PASS] = 1.0
-        valid[BET] = 1.0
+    if state[S_OVER] > 0.5:
+        valid[0] = 1.0
+        return valid
+    valid[PASS] = 1.0
+    valid[BET] = 1.0
     return valid
 
 
 @njit(cache=True)
 def isValidAction(state, action) -> bool:
-    return (action == PASS or action == BET) and not state[S_OVER] > 0.5
+    if state[S_OVER] > 0.5:
+        return action == 0  # a finished game offers action 0 alone (the final turn)
+    return action == PASS or action == BET
 
 
 @njit(cache=True)

@@ -141,7 +141,7 @@ def cfr_policy(state, data):
     for a in range(NUM_ACTIONS):
         if total > 0.0:
             probs[a] /= total
-        elif count > 0.0:  # (no valid action once the hand is over)
+        elif count > 0.0:  # a row the table lacks
             probs[a] = valid[a] / count
     return probs
 

@@ -176,6 +176,7 @@ def getValidActions(state):
     """Call always; Fold when facing a bet; Raise while the round has had fewer than 2 raises."""
     valid = np.zeros(NUM_ACTIONS, dtype=np.float64)
     if state[S_OVER] > 0.5:
+        valid[0] = 1.0  # a finished game offers action 0 alone (the final turn)
         return valid
     valid[CALL] = 1.0
     if state[S_THEIR_CHIPS] > state[S_CHIPS]:
@@ -188,7 +189,7 @@ def getValidActions(state):
 @njit(cache=True)
 def isValidAction(state, action) -> bool:
     if state[S_OVER] > 0.5:
-        return False
+        return action == 0  # a finished game offers action 0 alone (the final turn)
     if action == CALL:
         return True
     if action == FOLD:

@@ -169,9 +169,10 @@ def _bid_limits(state):
 @njit(cache=True)
 def getValidActions(state):
     """Every bid above the last one (up to the number of dice on the table), and Liar once a bid
-    stands; nothing once the game is over."""
+    stands; action 0 alone once the game is over (the final turn)."""
     valid = np.zeros(NUM_ACTIONS, dtype=np.float64)
     if state[S_OVER] == 1.0:
+        valid[0] = 1.0
         return valid
     first, top, can_call = _bid_limits(state)
     for b in range(first, top):
@@ -184,7 +185,7 @@ def getValidActions(state):
 @njit(cache=True)
 def isValidAction(state, action) -> bool:
     if state[S_OVER] == 1.0:
-        return False
+        return action == 0  # a finished game offers action 0 alone (the final turn)
     first, top, can_call = _bid_limits(state)
     if action == LIAR:
         return can_call

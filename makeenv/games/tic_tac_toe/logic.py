@@ -95,8 +95,10 @@ def getAgentState(env):
 
 @njit(cache=True)
 def isValidAction(state, action) -> bool:
-    if action < 0 or action >= CELLS or state[S_OVER] > 0.5:
+    if action < 0 or action >= CELLS:
         return False
+    if state[S_OVER] > 0.5:
+        return action == 0  # a finished game offers action 0 alone (the final turn)
     return not (state[S_MINE + action] > 0.5 or state[S_THEIRS + action] > 0.5)
 
 
@@ -108,6 +110,7 @@ def getValidActions(state):
     running = 0.0 if state[S_OVER] > 0.5 else 1.0
     for cell in range(CELLS):
         valid[cell] = running if (state[S_MINE + cell] < 0.5) & (state[S_THEIRS + cell] < 0.5) else 0.0
+    valid[0] += 1.0 - running  # a finished game offers action 0 alone (the final turn)
     return valid
 
 
