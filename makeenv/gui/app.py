@@ -25,10 +25,11 @@ path (several games behind one server).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager, nullcontext
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from makeenv.gui.array_session import ArrayGame, ArraySession, parse_level
 from makeenv.gui.common import GuiError, SessionStore, jsonable, parse_seat, parse_seed, readme_beside

@@ -12,8 +12,9 @@ import copy
 import random
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -21,6 +22,7 @@ from makeenv.array.errors import ArrayEnvError, InvalidActionError
 from makeenv.gui.common import GuiError, picture_fields, vector
 
 MAX_RECORDED_STEPS = 20_000  # a session stops recording a game longer than this
+MAX_RECENT_MOVES = 30  # the page lists at most this many of the moves since the person's last one
 # numba's random generator is shared by the process, and compiled code holds the GIL anyway: every
 # session makes its moves one at a time under this lock, so a seeded session (whose match reseeds
 # the generator from its own stream before each move) draws only its own numbers.
@@ -155,9 +157,10 @@ class ArraySession:
 
     # ----- the game loop: every move goes through the referee -----
     def seat_name(self, player: int) -> str:
+        """"You", the watched agent, or a bot named by its seat and level: "Player 2 (bot, level 1)"."""
         if player == self.seat:
             return "You" if self.mode == "play" else f"Agent ({self.game.agent_name})"
-        return f"Bot {player}"
+        return f"Player {player} (bot, level {self.level})"
 
     def _record(self, actor: int | None, action: int | None) -> None:
         match = self.match
@@ -180,7 +183,7 @@ class ArraySession:
                 with MOVE_LOCK:
                     action, self.policies[player][1] = match.step_with(policy, data, who=who)
             except Exception as error:  # shown on the page; the game stops, the session stays readable
-                self.error = error_text(f"{who} (player {player})", error)
+                self.error = error_text(who if player != self.seat else f"{who} (player {player})", error)
                 return
             self._record(player, action)
 
@@ -264,6 +267,18 @@ class ArraySession:
             data.update(self.game.picture(frame.state))
         return data
 
+    def recent(self) -> dict[str, Any]:
+        """The moves since the person's (or watched agent's) last one, oldest first (just the last
+        move when the person moved last): at most ``MAX_RECENT_MOVES``, ``earlier`` counts the rest."""
+        last = len(self.frames) - 1
+        start = last
+        while start > 0 and self.frames[start].actor != self.seat:
+            start -= 1
+        since = max(min(start + 1, last), 1)
+        first = max(since, last - MAX_RECENT_MOVES + 1)
+        return {"moves": [{"index": i, "caption": self.caption(self.frames[i])} for i in range(first, last + 1)],
+                "earlier": first - since}
+
     def valid_actions(self) -> list[dict[str, Any]]:
         if self.mode != "play" or self.error or self.match.over or self.match.current_player != self.seat:
             return []
@@ -283,7 +298,7 @@ class ArraySession:
             "seat_names": [self.seat_name(p) for p in range(self.game.players)], "seats": self.seats(),
             "status": status, "error": self.error, "result": result,
             "length": len(self.frames), "frame": self.frame(len(self.frames) - 1),
-            "valid_actions": actions,
+            "recent": self.recent(), "valid_actions": actions,
         }
 
     def history(self) -> dict[str, Any]:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 
 def bind_socket(host: str = "127.0.0.1", port: int = 0) -> Any:
@@ -52,7 +53,7 @@ class ServerThread:
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
 
-    def start(self) -> "ServerThread":
+    def start(self) -> ServerThread:
         self.thread.start()
         deadline = time.time() + 20
         while not self.server.started:
@@ -66,7 +67,7 @@ class ServerThread:
         self.thread.join(timeout=10)
         self.sock.close()
 
-    def __enter__(self) -> "ServerThread":
+    def __enter__(self) -> ServerThread:
         return self.start()
 
     def __exit__(self, *exc: Any) -> None:
@@ -76,8 +77,9 @@ class ServerThread:
 def serve(app: Any, host: str = "127.0.0.1", port: int = 0, open_browser: bool = True,
           announce: Callable[[str], None] = print) -> None:
     """Serve ``app`` until Ctrl-C: print the URL and open the browser unless told not to."""
-    import uvicorn
     import webbrowser
+
+    import uvicorn
 
     sock = bind_socket(host, port)
     url = url_for(sock)

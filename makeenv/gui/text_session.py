@@ -15,8 +15,9 @@ from __future__ import annotations
 import random
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Callable
+from typing import Any
 
 from makeenv.gui.common import GuiError, jsonable, picture_fields
 from makeenv.text.core import TextEnv

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import os
 import re
+import struct
 import subprocess
 import sys
-import struct
 import time
 import zlib
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
@@ -236,3 +237,46 @@ def assert_not_blank(path: Path) -> dict[str, float]:
     stats = screenshot_stats(path)
     assert stats["colours"] >= 20 and stats["std"] >= 10, f"screenshot {path} looks blank: {stats}"
     return stats
+
+
+# ---------------------------------------------------------------- playing and measuring a page
+
+# One round trip per move: where the page stands, and a point on a random playable element (or,
+# when the picture offers none, on a random action button) where a click really lands on it.
+NEXT_MOVE = """(r) => {
+  const text = (id) => document.getElementById(id).hidden ? "" : document.getElementById(id).innerText;
+  const where = { updates: Number(document.body.dataset.updates || 0), banner: text("banner"),
+                  error: text("error"), caption: text("caption") };
+  let targets = [...document.querySelectorAll("#board-svg [data-action].playable")];
+  where.picture = targets.length > 0;
+  if (!targets.length) targets = [...document.querySelectorAll("#actions button")];
+  if (where.banner || where.error || !targets.length) return where;
+  const target = targets[Math.floor(r * targets.length)];
+  target.scrollIntoView({ block: "center", inline: "center" });
+  const box = target.getBoundingClientRect();
+  where.action = target.getAttribute("data-action");
+  for (const [fx, fy] of [[.5, .5], [.3, .5], [.7, .5], [.5, .3], [.5, .7], [.3, .3], [.7, .7], [.3, .7], [.7, .3]]) {
+    const x = box.left + fx * box.width, y = box.top + fy * box.height;
+    if (target.contains(document.elementFromPoint(x, y))) { where.x = x; where.y = y; break; }
+  }
+  return where;
+}"""
+
+
+# Every piece of visible text on the page rendered smaller than ``min`` CSS pixels: an SVG text's
+# font size is scaled by its on-screen transform (the picture shrinks with the window).
+SMALL_TEXT = """(min) => {
+  const small = [];
+  for (const el of document.querySelectorAll("body *")) {
+    if (![...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim())) continue;
+    const box = el.getBoundingClientRect();
+    if (box.width === 0 || box.height === 0) continue;
+    let size = parseFloat(getComputedStyle(el).fontSize);
+    if (el instanceof SVGGraphicsElement) {
+      const m = el.getScreenCTM();
+      size *= Math.hypot(m.a, m.b);
+    }
+    if (size < min - 0.01) small.push({ text: el.textContent.trim().slice(0, 50), px: Math.round(size * 10) / 10 });
+  }
+  return small;
+}"""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from typing import Mapping
+from collections.abc import Mapping
 
 from makeenv.text.jury.base import Ballot, Jury
 

@@ -160,7 +160,7 @@ def test_watch_an_agent_play_a_whole_game(rps_server, page, artifacts):
         if len(captions) == 3:
             shot(page, artifacts, "rps-watch-confirmation")
     assert any(c.startswith("Agent (level-2 bot) played ") for c in captions)
-    assert any(re.fullmatch(r"Bot [01] played (Scissors|Rock|Paper)", c) for c in captions)  # all shown
+    assert any(re.fullmatch(r"Player [01] \(bot, level 0\) played (Scissors|Rock|Paper)", c) for c in captions)  # all shown
     assert "Game over." in page.inner_text("#turn")
     page.click("summary")
     assert page.inner_text("#env-vec").startswith("[")  # a spectator sees the referee's env
@@ -178,12 +178,12 @@ def test_the_person_chooses_a_seat_before_the_game(rps_server, page):
     page.select_option("#seat", "1")
     page.click("#new-game")
     page.wait_for_function("document.querySelector('#seatline').textContent.includes('Player 1: You')")
-    assert page.inner_text("#caption") == "Bot 0 chose (hidden)"  # a private choice stays hidden
+    assert page.inner_text("#caption") == "Player 0 (bot, level 1) chose (hidden)"  # a private choice stays hidden
     page.click("#board-svg [data-action='1']")
-    page.wait_for_function("document.querySelector('#caption').textContent === 'Bot 0 played Confirm'")
+    page.wait_for_function("document.querySelector('#caption').textContent === 'Player 0 (bot, level 1) played Confirm'")
     page.click("#actions button[data-action='3']")  # the page's buttons play too
     # the round ends: a tie starts a new round (the bot chooses first again), else the game is over
-    page.wait_for_function("document.querySelector('#caption').textContent === 'Bot 0 chose (hidden)'"
+    page.wait_for_function("document.querySelector('#caption').textContent === 'Player 0 (bot, level 1) chose (hidden)'"
                            " && document.querySelector('#frame-label').textContent.startsWith('State 5 ')"
                            " || !document.querySelector('#banner').hidden")
 

@@ -2,8 +2,10 @@
 
 One browser page and one server host every game (each app mounted under /games/NAME/); the person
 plays against level 0 from a random seat, clicking a random playable ``data-action`` element of
-the picture (the action buttons only when the picture offers none). A screenshot of each finished
-game goes to a pytest tmp folder, and to $MAKEENV_SCREENSHOTS when it is set.
+the picture (the action buttons only when the picture offers none). After the first move and at the
+end no text on the page (the picture's, scaled as shown) is smaller than MIN_TEXT_PX at 1280 px
+wide. A screenshot of each finished game goes to a pytest tmp folder, and to $MAKEENV_SCREENSHOTS
+when it is set.
 """
 
 from __future__ import annotations
@@ -12,18 +14,19 @@ import os
 import random
 import re
 import shutil
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import pytest
 
-from makeenv.registry import REGISTRY
-from tests.gui.conftest import assert_not_blank
+from tests.games.support import ARRAY_GAMES
+from tests.gui.conftest import NEXT_MOVE, SMALL_TEXT, assert_not_blank
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-ARRAY_GAMES = sorted(name for name, spec in REGISTRY.items() if spec.kind == "array")
 MAX_MOVES = 600
+MIN_TEXT_PX = 11  # the smallest text (CSS px) the page may show at 1280 px wide
 RESULT = re.compile(r"You won!|You shared first place with .+\.|.+ won\. You lost\.|No winner: .+|"
                     r"The game ended with no winner\.|Everybody shares first place: a draw\.")
 
@@ -62,28 +65,6 @@ def screenshots(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("screenshots")
 
 
-# One round trip per move: where the page stands, and a point on a random playable element (or,
-# when the picture offers none, on a random action button) where a click really lands on it.
-NEXT_MOVE = """(r) => {
-  const text = (id) => document.getElementById(id).hidden ? "" : document.getElementById(id).innerText;
-  const where = { updates: Number(document.body.dataset.updates || 0), banner: text("banner"),
-                  error: text("error"), caption: text("caption") };
-  let targets = [...document.querySelectorAll("#board-svg [data-action].playable")];
-  where.picture = targets.length > 0;
-  if (!targets.length) targets = [...document.querySelectorAll("#actions button")];
-  if (where.banner || where.error || !targets.length) return where;
-  const target = targets[Math.floor(r * targets.length)];
-  target.scrollIntoView({ block: "center", inline: "center" });
-  const box = target.getBoundingClientRect();
-  where.action = target.getAttribute("data-action");
-  for (const [fx, fy] of [[.5, .5], [.3, .5], [.7, .5], [.5, .3], [.5, .7], [.3, .3], [.7, .7], [.3, .7], [.7, .3]]) {
-    const x = box.left + fx * box.width, y = box.top + fy * box.height;
-    if (target.contains(document.elementFromPoint(x, y))) { where.x = x; where.y = y; break; }
-  }
-  return where;
-}"""
-
-
 @pytest.mark.parametrize("game", ARRAY_GAMES)
 def test_play_a_whole_game_by_clicking_its_picture(game: str, host: Any, shared_page: Any, screenshots: Path) -> None:
     from makeenv.gui import create_app
@@ -104,8 +85,11 @@ def test_play_a_whole_game_by_clicking_its_picture(game: str, host: Any, shared_
         assert not where["error"], f"{game}: {where['error']}"
         if where["banner"]:  # the game is over (and shows every move now)
             break
-        played = re.match(r"Bot \d+ played (.+)$", where["caption"])
-        assert not (played and played.group(1) in private), f"{game}: a private action was shown: {where['caption']!r}"
+        for line in where["caption"].splitlines():  # every move since the person's last one
+            played = re.match(r"Player \d+ \(bot, level 0\) played (.+)$", line)
+            assert not (played and played.group(1) in private), f"{game}: a private action was shown: {line!r}"
+        if picture_clicks + button_clicks == 1:  # readable at a laptop's width, while playing
+            assert page.evaluate(SMALL_TEXT, MIN_TEXT_PX) == [], f"{game}: text smaller than {MIN_TEXT_PX} px"
         assert "action" in where, f"{game}: neither the picture nor the buttons offer a move"
         assert "x" in where, f"{game}: the element of action {where['action']} is covered: a click cannot reach it"
         page.mouse.click(where["x"], where["y"])
@@ -125,6 +109,7 @@ def test_play_a_whole_game_by_clicking_its_picture(game: str, host: Any, shared_
     path = screenshots / f"{game}.png"
     page.screenshot(path=str(path), full_page=True)
     assert_not_blank(path)
+    assert page.evaluate(SMALL_TEXT, MIN_TEXT_PX) == [], f"{game}: text smaller than {MIN_TEXT_PX} px at the end"
     if os.environ.get("MAKEENV_SCREENSHOTS"):
         folder = Path(os.environ["MAKEENV_SCREENSHOTS"])
         folder.mkdir(parents=True, exist_ok=True)

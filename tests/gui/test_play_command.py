@@ -14,8 +14,8 @@ from tests.gui.conftest import run_makeenv, spawn_play, stop
 
 
 def test_help_lists_the_options():
-    from makeenv.cli.app import app
     import makeenv.cli  # noqa: F401  (registers every command)
+    from makeenv.cli.app import app
 
     result = CliRunner().invoke(app, ["play", "--help"], terminal_width=200)
     assert result.exit_code == 0, result.output
@@ -84,8 +84,8 @@ def test_bad_arguments_are_clear_errors():
 
 
 def test_game_options_are_checked_before_serving():
-    from makeenv.cli.app import app
     import makeenv.cli  # noqa: F401  (registers every command)
+    from makeenv.cli.app import app
 
     runner = CliRunner()
     result = runner.invoke(app, ["play", "LiarsDice", "-o", "dice=9", "--no-browser"], terminal_width=200)

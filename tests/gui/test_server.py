@@ -77,20 +77,21 @@ def test_the_opponents_private_move_is_hidden_until_the_end(client):
     sid = session["session_id"]
     frame = session["frame"]
     assert frame["actor"] == 0 and frame["action"] is None and frame["action_label"] is None
-    assert frame["caption"] == "Bot 0 chose (hidden)" and frame["hidden"] and frame["env"] is None
+    assert frame["caption"] == "Player 0 (bot, level 0) chose (hidden)" and frame["hidden"] and frame["env"] is None
     assert frame["state"][3:6] == [0, 0, 0]  # the state shows no opponent choice yet
     history = client.get(f"/api/sessions/{sid}/history").json()
     assert all(s["env"] is None for s in history["states"]) and history["states"][1]["action"] is None
     # A public action (Confirm) is named at once; the person's own choice always.
     after = client.post(f"/api/sessions/{sid}/actions", json={"action": 1}).json()
     captions = [client.get(f"/api/sessions/{sid}/frames/{i}").json()["caption"] for i in range(after["length"])]
-    assert captions[:4] == ["Start of the game", "Bot 0 chose (hidden)", "You played Rock", "Bot 0 played Confirm"]
+    bot = "Player 0 (bot, level 0)"
+    assert captions[:4] == ["Start of the game", f"{bot} chose (hidden)", "You played Rock", f"{bot} played Confirm"]
     # Once the game is over, everything is shown.
     end = play_to_end(client, after)
     record = client.get(f"/api/sessions/{sid}/history").json()
     bot_choice = record["states"][1]
     assert bot_choice["action"] in (0, 1, 2) and not bot_choice["hidden"]
-    assert bot_choice["caption"] == f"Bot 0 played {bot_choice['action_label']}"
+    assert bot_choice["caption"] == f"Player 0 (bot, level 0) played {bot_choice['action_label']}"
     assert all(s["env"] is not None for s in record["states"]) and end["frame"]["over"]
 
 
@@ -98,7 +99,7 @@ def test_the_person_may_choose_to_move_first(client):
     first = client.post("/api/sessions", json={"level": 0, "seat": "first"}).json()
     assert first["seat"] == 0 and first["length"] == 1 and first["status"] == "your_turn"
     assert first["seats"] == [{"player": 0, "name": "You", "bot": None},
-                              {"player": 1, "name": "Bot 1", "bot": "random"}]
+                              {"player": 1, "name": "Player 1 (bot, level 0)", "bot": "random"}]
     seats = {client.post("/api/sessions", json={"level": 0}).json()["seat"] for _ in range(30)}
     assert seats == {0, 1}  # no seat asked for: a random one
 
@@ -189,7 +190,8 @@ def test_watch_mode_records_a_whole_game_of_the_agent(client):
     assert [f["over"] for f in frames] == [False] * (n - 1) + [True]
     assert all(f["svg"].startswith("<svg") for f in frames)
     result = watched["result"]
-    assert result["text"] in {"The agent won.", "Bot 0 won. The agent lost.", "Bot 1 won. The agent lost.",
+    assert result["text"] in {"The agent won.", "Player 0 (bot, level 0) won. The agent lost.",
+                              "Player 1 (bot, level 0) won. The agent lost.",
                               "The game ended with no winner."}
 
 
@@ -270,13 +272,13 @@ def test_a_broken_bot_stops_its_game_with_a_clear_message():
         session = c.post("/api/sessions", json={"seat": 0, "level": 1}).json()
         end = c.post(f"/api/sessions/{session['session_id']}/actions", json={"action": 1}).json()
         assert end["status"] == "error" and end["length"] == 2  # the invalid move was not played
-        assert end["error"] == ("RockPaperScissors: Bot 1 chose action 3 at step 2, which is not valid in this "
-                                "state. Valid actions here: 0 (Scissors), 1 (Rock), 2 (Paper).")
+        assert end["error"] == ("RockPaperScissors: Player 1 (bot, level 1) chose action 3 at step 2, which is "
+                                "not valid in this state. Valid actions here: 0 (Scissors), 1 (Rock), 2 (Paper).")
         again = c.post(f"/api/sessions/{session['session_id']}/actions", json={"action": 1})
         assert again.status_code == 400 and "stopped with an error" in again.json()["error"]
         crashed = c.post("/api/sessions", json={"seat": 1, "level": 2}).json()
         assert crashed["status"] == "error" and crashed["length"] == 1
-        assert crashed["error"] == "Bot 0 (player 0) raised ZeroDivisionError: the bot divided by zero"
+        assert crashed["error"] == "Player 0 (bot, level 2) raised ZeroDivisionError: the bot divided by zero"
 
 
 @pytest.mark.slow

@@ -123,7 +123,7 @@ def render(state) -> str:
         f'viewBox="0 0 {WIDTH} {HEIGHT}" font-family="{FONT}">',
         f'<rect width="{WIDTH}" height="{HEIGHT}" rx="14" fill="#f8fafc"/>',
         f'<text x="{WIDTH / 2}" y="32" text-anchor="middle" font-size="20" font-weight="bold" '
-        f'fill="{head_colour}">{escape(head)}</text>',
+        f'fill="{head_colour}" data-prompt="">{escape(head)}</text>',
         f'<text x="{WIDTH / 2}" y="58" text-anchor="middle" font-size="14" fill="{GREY}">'
         f'You play {COLOUR_NAMES[me]}, moving up the board · move {int(state[S_MOVES]) + 1}</text>',
     ]

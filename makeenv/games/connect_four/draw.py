@@ -87,7 +87,7 @@ def render(state) -> str:
         f'viewBox="0 0 {WIDTH} {HEIGHT}" font-family="{FONT}">',
         f'<rect width="{WIDTH}" height="{HEIGHT}" rx="14" fill="#f8fafc"/>',
         f'<text x="{WIDTH / 2}" y="36" text-anchor="middle" font-size="22" font-weight="bold" '
-        f'fill="{head_colour}">{escape(head)}</text>',
+        f'fill="{head_colour}" data-prompt="">{escape(head)}</text>',
         f'<text x="{WIDTH / 2}" y="64" text-anchor="middle" font-size="15" fill="{GREY}">'
         f'Your discs <tspan fill="{BLUE}" font-weight="bold">●</tspan>, the opponent\'s '
         f'<tspan fill="{ORANGE}" font-weight="bold">●</tspan> · {order}</text>',

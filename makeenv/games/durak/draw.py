@@ -213,7 +213,7 @@ def render(state) -> str:
              f'<text x="24" y="30" font-size="15" fill="{GREY}">Durak · first out wins · trump '
              f'{SUIT_SYMBOLS[trump]} {SUIT_NAMES[trump]} · talon {_count(state[S_TALON])} · discarded '
              f'{len(_flags(state, S_DISCARDED))}</text>',
-             f'<text x="24" y="58" font-size="21" font-weight="bold" fill="{head_colour}">{escape(head)}</text>']
+             f'<text x="24" y="58" font-size="21" font-weight="bold" fill="{head_colour}" data-prompt="">{escape(head)}</text>']
     # the other players across the top
     for i, rel in enumerate((3, 2, 1)):
         parts.append(_seat_panel(24 + i * 316, 76, rel, state, trump))

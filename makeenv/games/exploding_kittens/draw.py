@@ -8,6 +8,7 @@ players' panels pick them, the discard pile's kinds take one back, and buttons d
 
 from __future__ import annotations
 
+import re
 from html import escape
 
 import numpy as np
@@ -242,6 +243,11 @@ def _button(x: float, y: float, w: float, label: str, action: int, valid, colour
     return _clickable(action, valid, body, describe_action(action))
 
 
+def _seat_markup(text: str) -> str:
+    """``text`` with each "Player +r" marked, so the browser page can write in its own name for that seat."""
+    return re.sub(r"Player \+(\d+)", r'<tspan data-relative-seat="\1">Player +\1</tspan>', text)
+
+
 def render(state) -> str:
     """An SVG picture of an ExplodingKittens state from its player's point of view."""
     g = _read(state)
@@ -252,7 +258,8 @@ def render(state) -> str:
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" '
              f'viewBox="0 0 {WIDTH} {HEIGHT}" font-family="{FONT}">',
              f'<rect width="{WIDTH}" height="{HEIGHT}" rx="14" fill="#fdf6ec"/>',
-             f'<text x="20" y="34" font-size="20" font-weight="bold" fill="{colour}">{escape(_prompt(g))}</text>']
+             f'<text x="20" y="34" font-size="20" font-weight="bold" fill="{colour}" data-prompt="">'
+             f'{_seat_markup(escape(_prompt(g)))}</text>']
     # the other players, in turn order after me
     others = g["players"] - 1
     width = min(220, (WIDTH - 40) / max(others, 1) - 10)
@@ -262,9 +269,10 @@ def render(state) -> str:
         border = BLUE if g["to_move"] == r else ("#f59e0b" if g["main"] == r else "#cbd5e1")
         body = [f'<rect x="{x}" y="{y}" width="{width}" height="96" rx="10" fill="{"#ffffff" if alive else "#e5e7eb"}" '
                 f'stroke="{border}" stroke-width="{3 if border != "#cbd5e1" else 1}"/>',
-                f'<text x="{x + 10}" y="{y + 22}" font-size="14" font-weight="bold" fill="{INK}">Player +{r}</text>']
+                f'<text x="{x + 10}" y="{y + 22}" font-size="13" font-weight="bold" fill="{INK}" '
+                f'data-relative-seat="{r}">Player +{r}</text>']
         if g["main"] == r and not g["over"]:
-            body.append(f'<text x="{x + width - 10}" y="{y + 22}" text-anchor="end" font-size="11" '
+            body.append(f'<text x="{x + width - 10}" y="{y + 88}" text-anchor="end" font-size="11" '
                         f'fill="#b45309">their turn</text>')
         if g["target"] == r:
             body.append(f'<text x="{x + width - 10}" y="{y + 88}" text-anchor="end" font-size="11" '

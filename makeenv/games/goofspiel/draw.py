@@ -166,7 +166,7 @@ def render(state) -> str:
         head, colour = "Your bid is in: waiting for the opponent", ORANGE
     else:
         head, colour = "Opponent's turn to bid", ORANGE
-    parts.append(_text(WIDTH / 2, 32, head, 22, colour, "middle", True))
+    parts.append(_text(WIDTH / 2, 32, head, 22, colour, "middle", True).replace("<text ", '<text data-prompt="" ', 1))
     round_text = "game over" if s["over"] else f"round {s['rounds'] + 1} of {NUM_CARDS}"
     parts.append(_text(WIDTH / 2, 56, f"{round_text} · you bid {'second' if s['second'] else 'first'} "
                        "(bids stay hidden until both are in)", 13, GREY, "middle"))

@@ -125,7 +125,7 @@ def render(state) -> str:
         f'viewBox="0 0 {WIDTH} {HEIGHT}" font-family="{FONT}">',
         f'<rect width="{WIDTH}" height="{HEIGHT}" rx="14" fill="#f8fafc"/>',
         f'<text x="{WIDTH / 2}" y="32" text-anchor="middle" font-size="20" font-weight="bold" '
-        f'fill="{colour}">{escape(head)}</text>',
+        f'fill="{colour}" data-prompt="">{escape(head)}</text>',
         f'<text x="{WIDTH / 2}" y="56" text-anchor="middle" font-size="14" fill="{GREY}">'
         f'You play {COLOUR_NAMES[me]}: {GOALS[me]} · stone {int(state[S_MOVES]) + 1}</text>',
     ]

@@ -122,7 +122,7 @@ def render(state) -> str:
         head, colour = "Opponent's turn", D.GREY
     seat = "you act first" if v["seat"] == 0 else "you act second"
     parts.append(D.text(WIDTH / 2, 28, f"Kuhn poker · {seat}", 15, D.GREY))
-    parts.append(D.text(WIDTH / 2, 56, head, 21, colour, True))
+    parts.append(D.text(WIDTH / 2, 56, head, 21, colour, True).replace("<text ", '<text data-prompt="" ', 1))
 
     their_rank = CARD_NAMES[v["their_card"]] if v["their_card"] is not None else None
     my_rank = CARD_NAMES[v["card"]] if v["card"] is not None else None

@@ -159,7 +159,7 @@ def render(state) -> str:
     round_no = 2 if v["second_round"] else 1
     seat = "you act first" if v["seat"] == 0 else "you act second"
     parts.append(D.text(WIDTH / 2, 28, f"Leduc poker · round {round_no} of 2 · {seat}", 15, D.GREY))
-    parts.append(D.text(WIDTH / 2, 56, head, 21, colour, True))
+    parts.append(D.text(WIDTH / 2, 56, head, 21, colour, True).replace("<text ", '<text data-prompt="" ', 1))
 
     my_mark = D.GREEN if v["won"] else None
     their_mark = D.GREEN if v["lost"] else None

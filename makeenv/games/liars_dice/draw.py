@@ -194,7 +194,7 @@ def render(state) -> str:
         colour = BLUE
     else:
         head, colour = "Opponent's turn", ORANGE
-    parts.append(_text(WIDTH / 2, 32, head, 22, colour, "middle", True))
+    parts.append(_text(WIDTH / 2, 32, head, 22, colour, "middle", True).replace("<text ", '<text data-prompt="" ', 1))
     parts.append(_text(WIDTH / 2, 56, f"{dice} {'die' if dice == 1 else 'dice'} each · sixes are wild",
                        13, GREY, "middle"))
 

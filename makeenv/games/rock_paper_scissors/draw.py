@@ -184,7 +184,7 @@ def render(state) -> str:
         f'<text x="{WIDTH / 2}" y="30" text-anchor="middle" font-size="15" fill="{GREY}">'
         f'Round {round_no} · {phase}{ties}</text>',
         f'<text x="{WIDTH / 2}" y="57" text-anchor="middle" font-size="21" font-weight="bold" '
-        f'fill="{head_colour}">{escape(head)}</text>',
+        f'fill="{head_colour}" data-prompt="">{escape(head)}</text>',
         _card(160, "You", BLUE, mine, my_note, my_mark),
         _card(480, "Opponent", ORANGE, theirs, their_note, their_mark),
         f'<text x="{WIDTH / 2}" y="180" text-anchor="middle" font-size="26" font-weight="bold" '

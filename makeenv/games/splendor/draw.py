@@ -145,15 +145,21 @@ def _tokens_words(tokens, with_gold=True) -> str:
     return ", ".join(f"{n} {tokens[c]}" for c, n in enumerate(names))
 
 
-def _result_words(g) -> str:
+def _result_words(g, name=seat_name) -> str:
+    """The result in words; ``name(r, players)`` names the r-th seat after the player's."""
     if not g["winners"]:
         return "The game is over with no winner (100 rounds played)."
-    names = [seat_name(r, g["players"]) for r in g["winners"]]
+    others = [name(r, g["players"]) for r in g["winners"] if r != 0]
     if g["winners"] == [0]:
         return "The game is over: you won!"
     if 0 in g["winners"]:
-        return f"The game is over: you share first place with {', '.join(n for n in names if n != 'You')}."
-    return f"The game is over: {' and '.join(names)} won."
+        return f"The game is over: you share first place with {', '.join(others)}."
+    return f"The game is over: {' and '.join(others)} won."
+
+
+def _seat_markup(r: int, players: int) -> str:
+    """A seat's name in the picture, marked so the browser page can write in its own name for it."""
+    return f'<tspan data-relative-seat="{r}">{escape(seat_name(r, players))}</tspan>' if r else "You"
 
 
 def describe_state(state) -> str:
@@ -197,7 +203,7 @@ def _token(x: float, y: float, colour: int, count: int, r: float = 17, label: st
     name = COLOURS[colour]
     text = str(count) if label is None else label
     return (f'<circle cx="{x}" cy="{y}" r="{r}" fill="{FILL[name]}" stroke="#555" stroke-width="1.5"/>'
-            f'<text x="{x}" y="{y + r * 0.36:.1f}" text-anchor="middle" font-size="{r * 0.95:.0f}" font-weight="bold" '
+            f'<text x="{x}" y="{y + r * 0.36:.1f}" text-anchor="middle" font-size="{max(r * 0.95, 12):.0f}" font-weight="bold" '
             f'fill="{TEXT_ON[name]}">{escape(text)}</text>')
 
 
@@ -225,7 +231,7 @@ def _card(x: float, y: float, card: int | None, valid, reservable: bool = True, 
              f'{colour} · #{card}</text>']
     costs = [(c, int(CARD_COST[card, c])) for c in range(5) if CARD_COST[card, c] > 0]
     for i, (c, n) in enumerate(costs):
-        parts.append(_token(x + 16 + 22 * i, y + h - 44, c, n, r=10))
+        parts.append(_token(x + 16 + 25 * i, y + h - 44, c, n, r=11.5))
     body = "".join(parts)
     out = _clickable(A_BUY + card, valid, body, f"Buy {card_words(card)}")
     out += _button(x + 4, y + h - 24, 50, "Buy", A_BUY + card, valid, f"Buy {card_words(card)}")
@@ -235,9 +241,11 @@ def _card(x: float, y: float, card: int | None, valid, reservable: bool = True, 
 
 
 def _headline(g) -> tuple[str, str]:
+    """The picture's first line (SVG text markup) and its colour."""
     if g["over"]:
         won = 0 in g["winners"]
-        return _result_words(g).replace("The game is over: ", "").replace("The game is over ", "Game over "), \
+        words = _result_words(g, _seat_markup).replace("The game is over: ", "").replace("The game is over ", "Game over ")
+        return words[:1].upper() + words[1:], \
             ("#1d8a4e" if won else ("#9a7412" if not g["winners"] else "#c0392b"))
     if g["to_move"] == 0:
         if any(g["taken"]):
@@ -245,7 +253,7 @@ def _headline(g) -> tuple[str, str]:
         if g["valid"][A_RETURN:A_RESERVE_DECK].any():
             return "You hold more than 10 tokens: return one (click your token)", INK
         return "Your turn: take tokens, buy or reserve a card", INK
-    return f"{seat_name(g['to_move'], g['players'])} is playing", GREY
+    return f"{_seat_markup(g['to_move'], g['players'])} is playing", GREY
 
 
 def render(state) -> str:
@@ -256,7 +264,7 @@ def render(state) -> str:
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" '
              f'viewBox="0 0 {WIDTH} {HEIGHT}" font-family="{FONT}">',
              f'<rect width="{WIDTH}" height="{HEIGHT}" rx="14" fill="#f8fafc"/>',
-             f'<text x="20" y="32" font-size="21" font-weight="bold" fill="{head_colour}">{escape(head)}</text>',
+             f'<text x="20" y="32" font-size="21" font-weight="bold" fill="{head_colour}" data-prompt="">{head}</text>',
              f'<text x="{WIDTH - 20}" y="32" text-anchor="end" font-size="14" fill="{GREY}">'
              f'round {g["turn"] // g["players"] + 1} · {g["players"]} players · 15 points to end</text>']
     # nobles
@@ -266,7 +274,7 @@ def render(state) -> str:
         parts.append(f'<rect x="20" y="{y}" width="92" height="70" rx="8" fill="#efe6d2" stroke="#9a7412"/>'
                      f'<text x="30" y="{y + 22}" font-size="18" font-weight="bold" fill="#7a5b0c">3</text>')
         for k, (c, n) in enumerate((c, n) for c, n in enumerate(cost) if n):
-            parts.append(_token(52 + 22 * k, y + 50, c, n, r=10))
+            parts.append(_token(40 + 24 * k, y + 50, c, n, r=11))
     # board: level 3 on top
     for row, level in enumerate((2, 1, 0)):
         y = 52 + 146 * row
@@ -276,8 +284,9 @@ def render(state) -> str:
                      f'<text x="173" y="{y + 74}" text-anchor="middle" font-size="13" fill="#e2e8f0">'
                      f'{g["deck"][level]} left</text>')
         if valid[A_RESERVE_DECK + level] == 1.0:
-            deck_body += (f'<text x="173" y="{y + 112}" text-anchor="middle" font-size="11" fill="#bfdbfe">'
-                          'click: reserve top</text>')
+            deck_body += (f'<text x="173" y="{y + 104}" text-anchor="middle" font-size="11" fill="#bfdbfe">'
+                          f'click to</text><text x="173" y="{y + 118}" text-anchor="middle" font-size="11" '
+                          'fill="#bfdbfe">reserve top</text>')
         parts.append(_clickable(A_RESERVE_DECK + level, valid, deck_body,
                                 f"Reserve the top card of the level {level + 1} deck"))
         for k in range(4):
@@ -305,9 +314,11 @@ def render(state) -> str:
             parts.append(f'<rect x="{x}" y="{y}" width="290" height="86" rx="10" fill="#ffffff" '
                          f'stroke="{"#2563eb" if active else "#cbd5e1"}" stroke-width="{3 if active else 1}"/>')
             crown = " ★" if r in g["winners"] else ""
-            parts.append(f'<text x="{x + 10}" y="{y + 20}" font-size="14" font-weight="bold" fill="{INK}">'
-                         f'{seat_name(r, g["players"])}: {points_words(seat["points"])}{crown}</text>'
-                         f'<text x="{x + 280}" y="{y + 20}" text-anchor="end" font-size="12" fill="{GREY}">'
+            parts.append(f'<text x="{x + 10}" y="{y + 20}" font-size="14" font-weight="bold" fill="{INK}" '
+                         f'data-relative-seat="{r}">{seat_name(r, g["players"])}</text>'
+                         f'<text x="{x + 280}" y="{y + 20}" text-anchor="end" font-size="14" font-weight="bold" '
+                         f'fill="{INK}">{points_words(seat["points"])}{crown}</text>'
+                         f'<text x="{x + 280}" y="{y + 78}" text-anchor="end" font-size="12" fill="{GREY}">'
                          f'{sum(seat["reserved"])} reserved</text>')
             for c in range(6):
                 parts.append(_token(x + 20 + 44 * c, y + 42, c, seat["tokens"][c], r=12))

@@ -24,7 +24,6 @@ from .logic import (
     B_TABLE,
     B_WINNER,
     CARD_NAMES,
-    END_TURN,
     MAKI1,
     MAKI2,
     MAKI3,
@@ -88,6 +87,18 @@ def _seat_name(rel: int, players: int) -> str:
     if rel == players - 1:
         return "Previous player (passes to you)"
     return f"Player +{rel}"
+
+
+def _fit(text: str, width: float, em: float = 7.6) -> str:
+    """SVG attributes squeezing a 12-px bold ``text`` into ``width`` when it would be wider (none else)."""
+    return f' textLength="{width}" lengthAdjust="spacingAndGlyphs"' if len(text) * em > width else ""
+
+
+def _name_markup(rel: int, players: int) -> str:
+    """A seat's short name in the picture; another seat's is marked so the browser page can write in
+    its own name for it."""
+    name = escape(_seat_name(rel, players).split(" (")[0])
+    return name if rel == 0 else f'<tspan data-relative-seat="{rel}">{name}</tspan>'
 
 
 def _total(state, base: int) -> int:
@@ -157,8 +168,8 @@ def _card(x: float, y: float, kind: int, count: int, action: int | None, faded: 
         f'<rect width="{CARD_W}" height="{CARD_H}" rx="9" fill="#ffffff" stroke="{colour}" '
         f'stroke-width="{4 if action is not None else 2}"/>',
         f'<rect x="4" y="4" width="{CARD_W - 8}" height="40" rx="6" fill="{colour}"/>',
-        f'<text x="{CARD_W / 2}" y="29" text-anchor="middle" font-size="12" font-weight="bold" fill="#ffffff">'
-        f'{escape(SHORT_NAMES[kind])}</text>',
+        f'<text x="{CARD_W / 2}" y="29" text-anchor="middle" font-size="12" font-weight="bold" fill="#ffffff"'
+        f'{_fit(SHORT_NAMES[kind], CARD_W - 12)}>{escape(SHORT_NAMES[kind])}</text>',
         f'<text x="{CARD_W / 2}" y="80" text-anchor="middle" font-size="26" font-weight="bold" fill="{INK}">'
         f'×{count}</text>',
         "</g>",
@@ -212,7 +223,7 @@ def render(state) -> str:
         head, colour = f"Chopsticks: take {left} more card{'s' if left > 1 else ''}", INK
     else:
         head, colour = "Take a card (your pick stays hidden until everybody has taken one)", INK
-    parts.append(f'<text x="24" y="58" font-size="20" font-weight="bold" fill="{colour}">{escape(head)}</text>')
+    parts.append(f'<text x="24" y="58" font-size="20" font-weight="bold" fill="{colour}" data-prompt="">{escape(head)}</text>')
 
     # ---- my hand (or the final scores)
     if over:
@@ -221,16 +232,12 @@ def render(state) -> str:
         for rel in range(n):
             base = S_SEATS + rel * SEAT_BLOCK
             winner = state[base + B_WINNER] > 0.5
-            text = (f"{_seat_name(rel, n).split(' (')[0]}: {_count(state[base + B_POINTS])} "
+            text = (f": {_count(state[base + B_POINTS])} "
                     f"+{_count(state[base + B_PUDDING_WON])} -{_count(state[base + B_PUDDING_LOST])} = "
                     f"{_total(state, base)}" + ("  ★ winner" if winner else ""))
             parts.append(f'<text x="40" y="{top_hand + 46 + 22 * rel}" font-size="15" '
                          f'font-weight="{"bold" if winner else "normal"}" fill="{GREEN if winner else INK}">'
-                         f'{escape(text)}</text>')
-        parts.append(f'<g data-action="{END_TURN}" style="cursor:pointer"><title>End turn</title>'
-                     f'<rect x="{WIDTH - 190}" y="{top_hand}" width="160" height="40" rx="8" fill="{BLUE}"/>'
-                     f'<text x="{WIDTH - 110}" y="{top_hand + 26}" text-anchor="middle" font-size="16" '
-                     f'fill="#ffffff" font-weight="bold">End turn</text></g>')
+                         f'{_name_markup(rel, n)}{escape(text)}</text>')
     else:
         parts.append(f'<text x="24" y="{top_hand - 6}" font-size="14" fill="{GREY}">Your hand</text>')
         x = 24
@@ -266,7 +273,10 @@ def render(state) -> str:
                      f'stroke="#d6d3cc"/>')
         puddings = _count(state[base + B_PUDDINGS])
         parts.append(f'<text x="28" y="{y + 22}" font-size="14" font-weight="bold" fill="{INK}">'
-                     f'{escape(_seat_name(rel, n))}</text>')
+                     f'{_name_markup(rel, n)}</text>')
+        role = _seat_name(rel, n).partition(" (")[2].rstrip(")")
+        if role:
+            parts.append(f'<text x="28" y="{y + 66}" font-size="12" fill="{GREY}">{escape(role)}</text>')
         parts.append(f'<text x="28" y="{y + 44}" font-size="13" fill="{INK}">'
                      f'{_count(state[base + B_POINTS])} points · '
                      f'{puddings} pudding{"s" if puddings != 1 else ""} · {_maki(state, base)} maki</text>')

@@ -98,7 +98,7 @@ def render(state) -> str:
         f'viewBox="0 0 {WIDTH} {HEIGHT}" font-family="{FONT}">',
         f'<rect width="{WIDTH}" height="{HEIGHT}" rx="14" fill="#f8fafc"/>',
         f'<text x="{WIDTH / 2}" y="36" text-anchor="middle" font-size="22" font-weight="bold" '
-        f'fill="{head_colour}">{escape(head)}</text>',
+        f'fill="{head_colour}" data-prompt="">{escape(head)}</text>',
         f'<text x="{WIDTH / 2}" y="66" text-anchor="middle" font-size="15" fill="{GREY}">'
         f'You play <tspan fill="{BLUE}" font-weight="bold">{my_symbol}</tspan>, the opponent '
         f'<tspan fill="{ORANGE}" font-weight="bold">{their_symbol}</tspan> · X moves first</text>',

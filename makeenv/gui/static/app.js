@@ -33,6 +33,13 @@ function showError(message) {
   box.hidden = !message;
 }
 
+// What the page is waiting for (the first game compiles the game's code: seconds), or nothing.
+function showLoading(message) {
+  const box = $("loading");
+  box.textContent = message || "";
+  box.hidden = !message;
+}
+
 function showBanner(result) {
   const banner = $("banner");
   if (!result) { banner.hidden = true; banner.className = "banner"; return; }
@@ -186,6 +193,7 @@ async function start() {
   try {
     app.info = await api("GET", "api/info");
   } catch (error) {
+    showLoading("");
     showError("Could not reach the server: " + error.message);
     return;
   }
@@ -202,6 +210,7 @@ async function start() {
 }
 
 // ---------------------------------------------------------------- array games
+const MANY_ACTIONS = 12; // more actions than this: smaller buttons, and the guide's table starts folded
 function setupArray(info) {
   $("array-view").hidden = false;
   const level = $("level");
@@ -222,14 +231,18 @@ function setupArray(info) {
     mode.querySelector('option[value="watch"]').textContent = `Watch the agent (${info.agent})`;
   }
   const hidden = new Set(info.private_actions || []);
-  $("action-guide").innerHTML = "<h3>Actions</h3><table><thead><tr><th>#</th><th>Means</th></tr></thead><tbody>" +
-    info.actions.map((a) => `<tr><td>${a.action}</td><td>${escapeHtml(a.label)}` +
-      `${hidden.has(a.action) ? ' <span class="muted">(hidden from the others)</span>' : ""}</td></tr>`).join("") +
-    "</tbody></table>" +
+  // After the rules (the README): the bot levels, then every action, folded away when there are many.
+  $("action-guide").innerHTML =
     "<h3>Bot levels</h3><table><thead><tr><th>Level</th><th>Bots</th></tr></thead><tbody>" +
     info.levels.map((l) => `<tr><td>${l}</td><td>${escapeHtml(describe[String(l)] || "")}</td></tr>`).join("") +
     "</tbody></table>" +
-    (info.agent ? `<p class="muted">Agent to watch: <b>${escapeHtml(info.agent)}</b></p>` : "");
+    (info.agent ? `<p class="muted">Agent to watch: <b>${escapeHtml(info.agent)}</b></p>` : "") +
+    `<details class="action-table"${info.actions.length <= MANY_ACTIONS ? " open" : ""}>` +
+    `<summary>Actions (${info.actions.length})</summary>` +
+    "<table><thead><tr><th>#</th><th>Means</th></tr></thead><tbody>" +
+    info.actions.map((a) => `<tr><td>${a.action}</td><td>${escapeHtml(a.label)}` +
+      `${hidden.has(a.action) ? ' <span class="muted">(hidden from the others)</span>' : ""}</td></tr>`).join("") +
+    "</tbody></table></details>";
   $("prev").addEventListener("click", () => showFrame(app.viewIndex - 1));
   $("next").addEventListener("click", () => showFrame(app.viewIndex + 1));
   $("live").addEventListener("click", () => showFrame(app.session.length - 1));
@@ -255,6 +268,8 @@ async function newGame() {
     if (seat !== "") body.seat = Number(seat);
   }
   $("new-game").disabled = true;
+  showLoading(app.session ? "Starting a new game…" :
+    "Starting the first game… the game's code is compiled (or loaded) first, which can take several seconds.");
   try {
     const session = await api("POST", "api/sessions", body);
     app.frames = new Map();
@@ -271,6 +286,7 @@ async function newGame() {
   } catch (error) {
     showError(error.message);
   } finally {
+    showLoading("");
     $("new-game").disabled = false;
   }
 }
@@ -285,8 +301,10 @@ function applyArray(session, index) {
   app.frames.set(session.frame.index, session.frame);
   $("download").href = `api/sessions/${session.session_id}/history`;
   $("download").setAttribute("download", `${session.game}-history.json`);
-  const names = session.seats.map((s) => `Player ${s.player}: ${s.name}${s.bot ? ` (${s.bot})` : ""}`).join(" · ");
-  $("seatline").textContent = (session.mode === "watch" ? "Watching · " : "") + `Level ${session.level} · ${names}`;
+  const names = session.seats.map((s) => s.player === session.seat
+    ? `Player ${s.player}: ${s.name}` : `${s.name}${s.bot ? `: ${s.bot}` : ""}`);
+  $("seatline").textContent = [session.mode === "watch" ? "Watching" : "", `Level ${session.level}`, ...names]
+    .filter(Boolean).join(" · ");
   showBanner(session.result);
   const returns = $("returns");
   returns.hidden = !session.result;
@@ -325,15 +343,48 @@ async function showFrame(index) {
   renderFrame(frame);
 }
 
-function renderPicture(frame, playable) {
+// A drawing names the other seats relative to its player (data-relative-seat="k": the k-th seat
+// after the viewer); the page writes in the names the header and captions use.
+function nameSeats(svg, session) {
+  for (const el of svg.querySelectorAll("[data-relative-seat]")) {
+    const offset = Number(el.getAttribute("data-relative-seat"));
+    if (!Number.isInteger(offset)) continue;
+    const name = session.seat_names[(((session.seat + offset) % session.players) + session.players) % session.players];
+    if (name) el.textContent = name;
+  }
+}
+
+// A past state is not playable: its prompts (data-prompt, e.g. "Your turn: click a cell") say so instead.
+function markPast(svg, frame, session) {
+  for (const el of svg.querySelectorAll("[data-prompt]")) {
+    el.textContent = `Past state ${frame.index} of ${session.length - 1}`;
+  }
+}
+
+// Pictures are shown at their own size (at least the page's usual width), smaller only when the
+// window is narrower; the layout makes room for them (see --picture-width in style.css).
+const MIN_PICTURE_WIDTH = 560;
+function sizePicture(svg) {
+  const box = svg.viewBox && svg.viewBox.baseVal;
+  const natural = parseFloat(svg.getAttribute("width")) || (box && box.width) || MIN_PICTURE_WIDTH;
+  const width = Math.max(natural, MIN_PICTURE_WIDTH);
+  svg.style.maxWidth = `${width}px`;
+  document.querySelector(".layout").style.setProperty("--picture-width", `${width}px`);
+}
+
+function renderPicture(frame, playable, past = false) {
   const holder = $("board-svg"), img = $("board-img"), fallback = $("board-fallback");
   holder.hidden = img.hidden = fallback.hidden = true;
   holder.replaceChildren();
+  $("picture").classList.toggle("past", past);
   let problem = frame.image_error;
   if (frame.svg) {
     try {
       const svg = cleanSvg(frame.svg);
       wirePicture(svg, playable);
+      nameSeats(svg, app.session);
+      if (past) markPast(svg, frame, app.session);
+      sizePicture(svg);
       holder.appendChild(svg);
       holder.hidden = false;
       return;
@@ -352,8 +403,8 @@ function renderFrame(frame) {
   const session = app.session;
   const latest = frame.index === session.length - 1;
   const valid = latest ? session.valid_actions : [];
-  renderPicture(frame, new Map(valid.map((a) => [a.action, a.label])));
-  $("caption").textContent = frame.caption;
+  renderPicture(frame, new Map(valid.map((a) => [a.action, a.label])), !latest);
+  renderCaption(frame, latest ? session.recent : null);
   $("caption").dataset.frame = String(frame.index); // which state is drawn (tests wait on it)
   let turn = "";
   if (frame.to_move !== null && frame.to_move !== undefined) {
@@ -366,7 +417,7 @@ function renderFrame(frame) {
   $("env-vec").textContent = frame.env ? "[" + frame.env.join(", ") + "]" : "(hidden until the game is over)";
   const actions = $("actions");
   actions.innerHTML = "";
-  actions.classList.toggle("many", valid.length > 12);
+  actions.classList.toggle("many", valid.length > MANY_ACTIONS);
   for (const a of valid) {
     const button = document.createElement("button");
     button.type = "button";
@@ -375,6 +426,27 @@ function renderFrame(frame) {
     button.addEventListener("click", () => playAction(a.action));
     actions.appendChild(button);
   }
+}
+
+// The move that led to a past state; at the latest state every move since the person's last one.
+function renderCaption(frame, recent) {
+  const caption = $("caption");
+  const moves = recent && recent.moves.length > 1 ? recent.moves : null;
+  caption.replaceChildren();
+  caption.classList.toggle("moves", !!moves);
+  if (!moves) {
+    caption.textContent = frame.caption;
+  } else {
+    if (recent.earlier) caption.append(line(`… ${recent.earlier} earlier move${recent.earlier > 1 ? "s" : ""} (see the history)`, "muted"));
+    for (const move of moves) caption.append(line(move.caption));
+  }
+}
+
+function line(text, className) {
+  const span = document.createElement("span");
+  span.className = "move" + (className ? " " + className : "");
+  span.textContent = text;
+  return span;
 }
 
 async function playAction(action) {
@@ -470,6 +542,7 @@ function renderTextPicture(session) {
     try {
       const svg = cleanSvg(session.svg);
       wirePicture(svg, new Map([...byAction].map(([a, o]) => [a, o.label])), (a) => sendAnswer(byAction.get(a).answer));
+      sizePicture(svg);
       holder.appendChild(svg);
       holder.hidden = false;
       return;
