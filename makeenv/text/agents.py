@@ -10,7 +10,8 @@
 from __future__ import annotations
 
 import sys
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from makeenv.text.client import (
     DEFAULT_BACKOFF_S,

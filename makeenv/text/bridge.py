@@ -23,7 +23,8 @@ is -1 and every other text player's +1, whatever the game's returns would have b
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from makeenv.text.core import TextEnv, TextEnvError
 

@@ -192,7 +192,7 @@ class TextEnv(ABC):
         """The game's own part of the record."""
         return {}
 
-    def _release(self) -> None:
+    def _release(self) -> None:  # noqa: B027 - optional hook: most games hold nothing to free
         """Free resources at ``close``."""
 
     def send(self, text: str, to: int | None = None, *, kind: str = "message",

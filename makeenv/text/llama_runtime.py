@@ -27,8 +27,9 @@ import os
 import random
 import threading
 from collections import OrderedDict
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 __all__ = [
     "BLOCK",

@@ -6,7 +6,8 @@ The model is loaded and shared by ``makeenv.text.llama_runtime``.
 from __future__ import annotations
 
 import os
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from makeenv.text.bridge import listed_options
 from makeenv.text.llama_runtime import DEFAULT_N_CTX, load_model

@@ -31,8 +31,9 @@ from __future__ import annotations
 
 import importlib
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from makeenv.text.client import MissingAPIKey
 
@@ -99,7 +100,8 @@ def _local(name: str) -> Any:
 
 def load_object(target: str) -> Any:
     """Import ``MODULE:NAME`` or ``FILE.py:NAME`` and return the object (makeenv's one loader)."""
-    from makeenv.loading import LoadError, load_object as load
+    from makeenv.loading import LoadError
+    from makeenv.loading import load_object as load
 
     try:
         return load(target, "SPEC")

@@ -8,7 +8,8 @@ them, so it never gives an invalid answer; otherwise it writes its answer.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 TextAgent = Callable[[str], str]
 

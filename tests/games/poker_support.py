@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import random
 import xml.etree.ElementTree as ET
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -23,45 +24,6 @@ def random_history(os_game: Any, rng: random.Random) -> list[tuple[int, int]]:
             legal = state.legal_actions()
             state.apply_action(legal[rng.randrange(len(legal))])
     return [(step.player, step.action) for step in state.full_history()]
-
-
-def replay_against_openspiel(logic: Any, os_game: Any, deal: Callable[[list[int]], np.ndarray],
-                             hands: int, seed: int) -> int:
-    """Replay ``hands`` random OpenSpiel hands in our env (``deal(cards)`` writes OpenSpiel's
-    chance outcomes into a new env per our layout) and compare every step: player to move,
-    legal actions, running/terminal, returns, rewards. Our state of the player to move and
-    OpenSpiel's information state must correspond one to one. Returns the information sets seen."""
-    rng = random.Random(seed)
-    ours_to_theirs: dict[bytes, str] = {}
-    theirs_to_ours: dict[str, bytes] = {}
-    n = logic.NUM_ACTIONS
-    for _ in range(hands):
-        history = random_history(os_game, rng)
-        env = deal([action for player, action in history if player < 0])
-        os_state = os_game.new_initial_state()
-        for player, action in history:
-            if player >= 0:
-                assert logic.checkEnded(env) == -1
-                assert logic.getCurrentPlayer(env) == os_state.current_player() == player
-                state = logic.getAgentState(env)
-                legal = os_state.legal_actions()
-                assert list(np.flatnonzero(logic.getValidActions(state))) == legal, history
-                assert [a for a in range(-1, n + 1) if logic.isValidAction(state, a)] == legal
-                key, info = state.tobytes(), os_state.information_state_string()
-                assert ours_to_theirs.setdefault(key, info) == info, f"one state, two OpenSpiel infosets: {history}"
-                assert theirs_to_ours.setdefault(info, key) == key, f"one OpenSpiel infoset, two states: {history}"
-                logic.stepEnv(action, env)
-            os_state.apply_action(action)
-        returns = os_state.returns()
-        assert os_state.is_terminal()
-        np.testing.assert_array_equal(logic.getReturns(env), returns)
-        winners = [p for p in (0, 1) if returns[p] > 0]
-        assert logic.checkEnded(env) == (winners[0] if winners else 2)
-        for p in (0, 1):
-            final = logic.getPlayerState(env, p)
-            assert logic.getReward(final) == int(returns[p] > 0)
-            assert not logic.getValidActions(final).any()
-    return len(ours_to_theirs)
 
 
 def openspiel_random_play(os_game: Any, hands: int, seed: int) -> dict[str, float]:

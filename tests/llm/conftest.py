@@ -13,8 +13,8 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import httpx
 import pytest
@@ -46,7 +46,7 @@ class LlamaServer:
                         "--n_threads_batch", str(n_threads), "--verbose", "False"]
         self.process: subprocess.Popen[bytes] | None = None
 
-    def start(self) -> "LlamaServer":
+    def start(self) -> LlamaServer:
         self._log = open(self.log_path, "wb")
         # passive OpenMP waiting, as makeenv.text.llama_runtime sets for itself: spinning threads slow
         # llama.cpp down many times over when the machine is busy

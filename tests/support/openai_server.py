@@ -32,9 +32,10 @@ import json
 import threading
 import time
 from collections import deque
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Callable, Iterable
+from typing import Any
 
 __all__ = ["OpenAIServer", "Reply", "ChatRequest", "openai_server"]
 
@@ -51,13 +52,13 @@ class Reply:
     drop: bool = False                    # close the connection without any answer
 
     @classmethod
-    def text(cls, content: str, delay: float = 0.0) -> "Reply":
+    def text(cls, content: str, delay: float = 0.0) -> Reply:
         """A normal completion whose message content is ``content``."""
         return cls(content=content, delay=delay)
 
     @classmethod
     def error(cls, status: int, message: str = "scripted failure", delay: float = 0.0,
-              retry_after: float | None = None) -> "Reply":
+              retry_after: float | None = None) -> Reply:
         """An HTTP error with an OpenAI-style error body (and ``Retry-After`` when given)."""
         headers = {"Retry-After": f"{retry_after:g}"} if retry_after is not None else {}
         body = json.dumps({"error": {"message": message, "code": status}}).encode()
@@ -65,18 +66,18 @@ class Reply:
 
     @classmethod
     def raw(cls, body: str | bytes, status: int = 200, content_type: str = "text/plain",
-            delay: float = 0.0) -> "Reply":
+            delay: float = 0.0) -> Reply:
         """Any body at all (e.g. garbage that is not JSON)."""
         data = body.encode("utf-8") if isinstance(body, str) else body
         return cls(content=None, status=status, delay=delay, body=data, headers={"Content-Type": content_type})
 
     @classmethod
-    def hang(cls, seconds: float = 30.0, content: str = "too late") -> "Reply":
+    def hang(cls, seconds: float = 30.0, content: str = "too late") -> Reply:
         """Answer only after ``seconds`` (longer than the client's timeout, usually)."""
         return cls(content=content, delay=seconds)
 
     @classmethod
-    def dropped(cls, delay: float = 0.0) -> "Reply":
+    def dropped(cls, delay: float = 0.0) -> Reply:
         """Close the connection without sending a response."""
         return cls(content=None, delay=delay, drop=True)
 
@@ -126,7 +127,7 @@ class OpenAIServer:
     ``handler`` (a callable or None), ``requests`` (every ``ChatRequest``).
     """
 
-    def __init__(self, default: "Reply | str | Handler" = "Player 0", handler: Handler | None = None,
+    def __init__(self, default: Reply | str | Handler = "Player 0", handler: Handler | None = None,
                  host: str = "127.0.0.1"):
         self.default = default
         self.handler = handler
@@ -140,7 +141,7 @@ class OpenAIServer:
         self._thread: threading.Thread | None = None
 
     # -------------------------------------------------------------- scripting
-    def queue(self, *replies: "Reply | str") -> None:
+    def queue(self, *replies: Reply | str) -> None:
         """Answer the next requests with ``replies``, in order (before ``handler`` and ``default``)."""
         with self._lock:
             self._queue.extend(Reply.text(r) if isinstance(r, str) else r for r in replies)
@@ -180,7 +181,7 @@ class OpenAIServer:
     def base_url(self) -> str:
         return f"http://{self.host}:{self.port}/v1"
 
-    def start(self) -> "OpenAIServer":
+    def start(self) -> OpenAIServer:
         server = self
 
         class _Handler(BaseHTTPRequestHandler):
@@ -267,13 +268,13 @@ class OpenAIServer:
         if self._thread is not None:
             self._thread.join(timeout=5)
 
-    def __enter__(self) -> "OpenAIServer":
+    def __enter__(self) -> OpenAIServer:
         return self.start()
 
     def __exit__(self, *exc_info: Any) -> None:
         self.stop()
 
 
-def openai_server(default: "Reply | str | Handler" = "Player 0", handler: Handler | None = None) -> OpenAIServer:
+def openai_server(default: Reply | str | Handler = "Player 0", handler: Handler | None = None) -> OpenAIServer:
     """``with openai_server("Player 1") as server: ...`` — a started-on-enter ``OpenAIServer``."""
     return OpenAIServer(default=default, handler=handler)

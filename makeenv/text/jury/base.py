@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 # Longest submission a juror is shown; the rest is cut and the verdict records that it was.
 MAX_SUBMISSION_CHARS = 12_000
@@ -48,7 +49,7 @@ class Verdict:
 
     @classmethod
     def from_ballots(cls, options: Sequence[str], ballots: Sequence[Ballot],
-                     truncated: Mapping[str, bool] | None = None) -> "Verdict":
+                     truncated: Mapping[str, bool] | None = None) -> Verdict:
         votes = {option: 0 for option in options}
         for ballot in ballots:
             if ballot.vote is not None and ballot.vote not in votes:
@@ -132,10 +133,10 @@ class Jury(ABC):
         return {"class": f"{type(self).__module__}:{type(self).__qualname__}", "options": list(self.options),
                 "jury_size": self.jury_size, "quorum": self.quorum}
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027 - optional hook: most juries hold nothing to release
         """Release connections or models; the default has nothing to release."""
 
-    def __enter__(self) -> "Jury":
+    def __enter__(self) -> Jury:
         return self
 
     def __exit__(self, *exc_info: Any) -> None:

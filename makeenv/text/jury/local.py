@@ -39,7 +39,8 @@ import os
 import random
 import time
 from array import array
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from makeenv.text.injection_filter import strip_jury_directed
 from makeenv.text.jury.base import MAX_SUBMISSION_CHARS, Ballot, Jury, JuryUnavailable, Verdict

@@ -10,8 +10,9 @@ that names no single option abstains; its ballot keeps the raw answer and the er
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from makeenv.text.client import (
     DEFAULT_BACKOFF_S,

@@ -1,0 +1,41 @@
+"""How the suite is spread over pytest-xdist's workers (``--dist loadgroup`` in pyproject.toml).
+
+Compiling a game's referee and runner loops dominates a cold run, and a process reuses what it
+compiled. So every test of one game runs in one worker: the registry-wide tests of
+``tests/games/test_every_game.py`` are grouped by their ``game`` parameter, a game's own
+``tests/games/test_<game>.py`` joins that group, and every other file is a group of its own (as
+``--dist loadfile`` would do). The groups are balanced over the workers, so thirty games spread
+over every core instead of one registry-wide file running on one.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+
+def _game_of_file(path: Path) -> str | None:
+    """``tests/games/test_tic_tac_toe.py`` -> ``TicTacToe`` (the game's registered name)."""
+    if path.parent.name != "games" or not path.name.startswith("test_"):
+        return None
+    return "".join(part.capitalize() for part in path.stem[len("test_"):].split("_"))
+
+
+def _group(item: pytest.Item) -> str:
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    game = params.get("game") or getattr(params.get("spec"), "game", None)
+    if isinstance(game, str):
+        return f"game:{game}"
+    path = Path(str(item.fspath))
+    game = _game_of_file(path)
+    if game is not None and game != "EveryGame":
+        return f"game:{game}"
+    return f"file:{path.relative_to(Path(__file__).parent).as_posix()}"
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.get_closest_marker("xdist_group") is None:
+            item.add_marker(pytest.mark.xdist_group(_group(item)))
