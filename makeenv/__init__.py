@@ -11,7 +11,8 @@ __version__ = "0.1.0"
 
 
 def check_env(env: Any, **kwargs: Any) -> tuple[bool, list[str]]:
-    """Check that an array env obeys the contract; returns ``(ok, problems)``."""
+    """Check that an array env (an env, a registered name, a module path or a folder) obeys the
+    contract; returns ``(ok, problems)``."""
     from makeenv.array.check import check_env as _check_env
 
-    return _check_env(env, **kwargs)
+    return _check_env(make(env) if isinstance(env, str) else env, **kwargs)

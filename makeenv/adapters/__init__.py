@@ -13,12 +13,13 @@ Each adapter steps games only through the game's referee; Gymnasium and PettingZ
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 try:  # registering needs Gymnasium; without it the adapters explain what to install when used
-    from makeenv.adapters import gymnasium_env as _gymnasium_env
+    importlib.import_module("makeenv.adapters.gymnasium_env")
 except ImportError:  # pragma: no cover - gymnasium is in the dev extra
-    _gymnasium_env = None
+    pass
 
 __all__ = ["to_pettingzoo", "to_gymnasium", "BatchedEnv", "register_game"]
 
@@ -36,8 +37,6 @@ _LAZY = {
 def __getattr__(name: str) -> Any:
     if name not in _LAZY:
         raise AttributeError(f"module 'makeenv.adapters' has no attribute {name!r}")
-    import importlib
-
     module_name, package = _LAZY[name]
     try:
         module = importlib.import_module(module_name)

@@ -48,7 +48,7 @@ class BatchedEnv(VectorEnv):
                  mask_in_observation: bool = False, invalid_action: str = "lose", invalid_reward: float = -1.0,
                  chunks: int | None = None, threads: bool = False, copy: bool = True,
                  render_mode: str | None = None) -> None:
-        env._require_contract()
+        env.require_contract()
         self.game = env
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ValueError(f"{env.name}: num_envs must be a positive int, got {num_envs!r}")
@@ -71,7 +71,7 @@ class BatchedEnv(VectorEnv):
                              f"but {', '.join(python_bots)} is plain Python; use to_gymnasium() for this level")
         self.opponents = plan.opponents
         self._slot_fn = plan.slot_fn
-        self._core = batch_module(plan.module, bool(threads))
+        self.core = batch_module(plan.module, bool(threads))
 
         n, players, n_actions = self.num_envs, env.players, int(env.getActionSize())
         state_size = int(env.getStateSize())
@@ -129,7 +129,7 @@ class BatchedEnv(VectorEnv):
             self._np_random = np.random.default_rng()
         if seed is not None:
             self._bot_data = self._fresh_bot_data()
-        self._core.reset_batch(self._seeds(), self._envs, self._steps, self._seats, self._seat_slot, self._slot_fn,
+        self.core.reset_batch(self._seeds(), self._envs, self._steps, self._seats, self._seat_slot, self._slot_fn,
                                self._bot_data, self.fixed_seat, self._states, self._obs, self._masks, self._status,
                                self._failed_at, self._err, self._err_valid)
         self._raise_on_failure()
@@ -147,7 +147,7 @@ class BatchedEnv(VectorEnv):
         if not (np.issubdtype(actions.dtype, np.integer) or np.issubdtype(actions.dtype, np.floating)):
             raise TypeError(f"{self.game.name}: actions must be ints, got an array of {actions.dtype}")
         self._actions[:] = actions
-        self._core.step_batch(self._seeds(), self._actions, self._envs, self._steps, self._seats, self._seat_slot,
+        self.core.step_batch(self._seeds(), self._actions, self._envs, self._steps, self._seats, self._seat_slot,
                               self._slot_fn, self._bot_data, self.fixed_seat, self.invalid_action == "lose",
                               self.invalid_reward, self._states, self._obs, self._masks, self._rewards, self._terminated,
                               self._truncated, self._ended, self._final_obs, self._results, self._lengths,
@@ -173,7 +173,7 @@ class BatchedEnv(VectorEnv):
         """A uniformly random valid action for every game (a random player, compiled), drawn from
         this env's generator."""
         out = np.empty(self.num_envs, dtype=np.int64)
-        self._core.random_valid_actions(int(self.np_random.integers(2**32)), self._masks, out)
+        self.core.random_valid_actions(int(self.np_random.integers(2**32)), self._masks, out)
         return out
 
     def render(self) -> tuple[Any, ...] | None:
@@ -196,12 +196,12 @@ class BatchedEnv(VectorEnv):
     def _raise_on_failure(self) -> None:
         for c in range(self._chunks):
             code = int(self._status[c])
-            if code == self._core.CHUNK_OK:
+            if code == self.core.CHUNK_OK:
                 continue
             self._started = False
             game = int(self._failed_at[c])
-            if code == self._core.CHUNK_STUCK:
-                raise GameError(f"{self.game.name}: game {game} of the batch ended {self._core.MAX_DEALS} times in a "
+            if code == self.core.CHUNK_STUCK:
+                raise GameError(f"{self.game.name}: game {game} of the batch ended {self.core.MAX_DEALS} times in a "
                                 "row before the agent's first move")
             record, valid = self._err[c].copy(), self._err_valid[c].copy()
             self._err[c] = 0.0

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from makeenv.array.contract import ArrayEnv
+from makeenv.array.referee import Match, Outcome
 
 OBS_DTYPE = np.float32
 MASK_DTYPE = np.int8
@@ -36,6 +37,31 @@ def as_array_env(env: Any, **game_options: Any) -> ArrayEnv:
             raise TypeError(f"{env!r} is a text env; the RL adapters take array games (makeenv list shows them)")
         return built
     raise TypeError(f"expected an array env (makeenv.make('TicTacToe')) or a game name, got {type(env).__name__} {env!r}")
+
+
+def live_match(match: Match | None, game: str) -> Match:
+    """The adapter's current match; there is none before the first ``reset()``."""
+    if match is None:
+        raise RuntimeError(f"{game}: no game has started yet; call reset() first")
+    return match
+
+
+def player_to_move(match: Match) -> int:
+    """The player to move in a running ``match``."""
+    player = match.current_player
+    if player is None:
+        raise RuntimeError(f"{match.env.name}: the game is over at step {match.steps}, so nobody is to move; "
+                           "check match.over first")
+    return player
+
+
+def final_outcome(match: Match) -> Outcome:
+    """The outcome of an ended ``match``."""
+    outcome = match.outcome
+    if outcome is None:
+        raise RuntimeError(f"{match.env.name}: the game is still running at step {match.steps}, so it has no "
+                           "outcome yet; check match.over first")
+    return outcome
 
 
 def check_invalid_action(game: str, invalid_action: Any, invalid_reward: Any) -> tuple[str, float]:
@@ -111,7 +137,7 @@ def render_modes(env: ArrayEnv) -> list[str]:
     browser or a cairo install, so SVG games offer ``"svg"`` instead).
     """
     modes = ["ansi"]
-    if env._render is None:
+    if env.game_render is None:
         return modes
     picture = env.render(np.asarray(env.getPlayerState(env.initEnv(), 0), dtype=np.float64))
     if _is_raster(picture):

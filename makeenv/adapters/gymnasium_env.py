@@ -41,7 +41,7 @@ class ArrayGameEnv(gymnasium.Env):
     def __init__(self, env: ArrayEnv, level: int = 0, *, seat: int | None = None,
                  mask_in_observation: bool = False, invalid_action: str = "lose", invalid_reward: float = -1.0,
                  render_mode: str | None = None) -> None:
-        env._require_contract()
+        env.require_contract()
         self.game = env
         self.level = common.check_level(env, level)
         self.seat = common.check_seat(env, seat)
@@ -69,7 +69,7 @@ class ArrayGameEnv(gymnasium.Env):
         for _ in range(MAX_DEALS):
             self._deal()
             self._let_bots_move()
-            if not self.match.over:
+            if not self._match.over:
                 self._over = False
                 return self._observation(), self._info()
             self._final_turns()
@@ -79,7 +79,7 @@ class ArrayGameEnv(gymnasium.Env):
         if self._over:
             raise RuntimeError(f"{self.game.name}: the episode is over; call reset() before step()")
         try:
-            self.match.step(common.action_value(self.game.name, action), who=f"the agent (player {self.me})")
+            self._match.step(common.action_value(self.game.name, action), who=f"the agent (player {self.me})")
         except InvalidActionError as error:
             if self.invalid_action == "raise":
                 raise
@@ -88,11 +88,11 @@ class ArrayGameEnv(gymnasium.Env):
             info["invalid_action"] = str(error)
             return self._observation(), self.invalid_reward, True, False, info
         self._let_bots_move()
-        if not self.match.over:
+        if not self._match.over:
             return self._observation(), 0.0, False, False, self._info()
         self._over = True
         self._final_turns()
-        outcome = self.match.outcome
+        outcome = common.final_outcome(self._match)
         info = self._info()
         info["result"] = outcome.results[self.me]
         return (self._observation(), float(outcome.returns[self.me]), not outcome.truncated, outcome.truncated,
@@ -109,6 +109,10 @@ class ArrayGameEnv(gymnasium.Env):
         return common.render_state(self.game, self.match.state(self.me), self.render_mode)
 
     # ---- one game ---------------------------------------------------------------------------------
+    @property
+    def _match(self) -> Match:
+        return common.live_match(self.match, self.game.name)
+
     def _deal(self) -> None:
         """A new match: the agent's seat (fixed or drawn) and the bots in the other seats, shuffled."""
         rng = self.np_random
@@ -120,9 +124,11 @@ class ArrayGameEnv(gymnasium.Env):
         self.match = self.game.new_match(int(rng.integers(2**63)), isolated=True)
 
     def _let_bots_move(self) -> None:
-        match = self.match
-        while not match.over and match.current_player != self.me:
-            player = match.current_player
+        match = self._match
+        while not match.over:
+            player = common.player_to_move(match)
+            if player == self.me:
+                return
             k = self._bot_of_seat[player]
             bot = self.opponents[k]
             who = f"player {player} (the level-{self.level} bot {bot.label})"
@@ -130,17 +136,19 @@ class ArrayGameEnv(gymnasium.Env):
 
     def _final_turns(self) -> None:
         """Every bot sees its final state (it may learn from it, as in a run)."""
-        self.match.reseed()
+        match = self._match
+        match.reseed()
         for player, k in self._bot_of_seat.items():
-            self.opponents[k].policy(self.match.state(player), self._bot_data[k])
+            self.opponents[k].policy(match.state(player), self._bot_data[k])
 
     def _mask(self) -> np.ndarray:
-        if self._over and self.match is not None and not self.match.over:  # ended by an invalid action
-            return np.zeros(self.action_space.n, dtype=common.MASK_DTYPE)
-        return self.match.valid_actions().astype(common.MASK_DTYPE)
+        match = self._match
+        if self._over and not match.over:  # ended by an invalid action
+            return np.zeros(match.n_actions, dtype=common.MASK_DTYPE)
+        return match.valid_actions().astype(common.MASK_DTYPE)
 
     def _observation(self) -> Any:
-        state = self.match.state(self.me).astype(common.OBS_DTYPE)
+        state = self._match.state(self.me).astype(common.OBS_DTYPE)
         if self.mask_in_observation:
             return {"observation": state, "action_mask": self._mask()}
         return state
@@ -188,7 +196,8 @@ def register_game(name: str) -> str:
         # no OrderEnforcing / PassiveEnvChecker wrappers by default (the env enforces reset-before-step
         # itself and passes check_env), so env.action_masks() works on what gymnasium.make returns,
         # as sb3-contrib's MaskablePPO expects
-        gymnasium.register(id=env_id, entry_point=make_registered, vector_entry_point=make_registered_batch,
+        gymnasium.register(id=env_id, entry_point=f"{__name__}:make_registered",
+                           vector_entry_point=f"{__name__}:make_registered_batch",
                            kwargs={"game": name}, order_enforce=False, disable_env_checker=True)
     return env_id
 

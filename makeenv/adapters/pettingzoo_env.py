@@ -25,7 +25,7 @@ class _Table:
 
     def _setup(self, env: ArrayEnv, invalid_action: str, invalid_reward: float, render_mode: str | None,
                render_player: int | None) -> None:
-        env._require_contract()
+        env.require_contract()
         self.game = env
         self.invalid_action, self.invalid_reward = common.check_invalid_action(env.name, invalid_action,
                                                                                 invalid_reward)
@@ -50,6 +50,10 @@ class _Table:
     def action_space(self, agent: str) -> Any:
         return self.action_spaces[agent]
 
+    @property
+    def _match(self) -> Match:
+        return common.live_match(self.match, self.game.name)
+
     def _new_match(self, seed: int | None) -> Match:
         if seed is not None:
             self._seeds = np.random.default_rng(seed)
@@ -57,13 +61,14 @@ class _Table:
         return self.match
 
     def _observation(self, player: int, mask: np.ndarray | None) -> dict[str, np.ndarray]:
-        state = self.match.state(player).astype(common.OBS_DTYPE)
+        match = self._match
+        state = match.state(player).astype(common.OBS_DTYPE)
         if mask is None:
-            mask = np.zeros(self.match.n_actions, dtype=common.MASK_DTYPE)
+            mask = np.zeros(match.n_actions, dtype=common.MASK_DTYPE)
         return {"observation": state, "action_mask": mask.astype(common.MASK_DTYPE)}
 
     def _final_rewards(self) -> tuple[dict[str, float], dict[str, dict[str, Any]]]:
-        outcome = self.match.outcome
+        outcome = common.final_outcome(self._match)
         rewards = {agent: outcome.returns[p] for agent, p in self._seat.items()}
         infos = {agent: {"result": outcome.results[p]} for agent, p in self._seat.items()}
         return rewards, infos
@@ -119,8 +124,9 @@ class ArrayGameAEC(_Table, AECEnv):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         player = self._seat[agent]
-        mover = None if self.match.over else self.match.current_player
-        return self._observation(player, self.match.valid_actions() if player == mover else None)
+        match = self._match
+        mover = None if match.over else match.current_player
+        return self._observation(player, match.valid_actions() if player == mover else None)
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -130,7 +136,7 @@ class ArrayGameAEC(_Table, AECEnv):
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         try:
-            self.match.step(common.action_value(self.game.name, action), who=agent)
+            self._match.step(common.action_value(self.game.name, action), who=agent)
         except InvalidActionError as error:
             rewards, infos = self._invalid(agent, error)
             self._end(rewards, infos, truncated=False, mover=agent)
@@ -140,11 +146,12 @@ class ArrayGameAEC(_Table, AECEnv):
 
     def _after_move(self, mover: str | None) -> None:
         """Hand the turn to the player to move, or end the episode for everybody."""
-        if not self.match.over:
-            self.agent_selection = self.possible_agents[self.match.current_player]
+        match = self._match
+        if not match.over:
+            self.agent_selection = self.possible_agents[common.player_to_move(match)]
             return
         rewards, infos = self._final_rewards()
-        self._end(rewards, infos, truncated=self.match.truncated, mover=mover)
+        self._end(rewards, infos, truncated=match.truncated, mover=mover)
 
     def _end(self, rewards: dict[str, float], infos: dict[str, dict[str, Any]], *, truncated: bool,
              mover: str | None) -> None:
@@ -177,14 +184,16 @@ class ArrayGameParallel(_Table, ParallelEnv):
         return self._observations(), {agent: {} for agent in self.agents}
 
     def _observations(self) -> dict[str, dict[str, np.ndarray]]:
-        running = not self.match.over
-        return {agent: self._observation(p, self.match.valid_actions(p) if running else None)
+        match = self._match
+        running = not match.over
+        return {agent: self._observation(p, match.valid_actions(p) if running else None)
                 for agent, p in self._seat.items()}
 
     def _check_round_start(self) -> None:
-        if not self.match.over and self.match.current_player != 0:
+        match = self._match
+        if not match.over and match.current_player != 0:
             raise GameError(f"{self.game.name}: a round of simultaneous moves starts with player 0, but player "
-                            f"{self.match.current_player} is to move at step {self.match.steps}")
+                            f"{match.current_player} is to move at step {match.steps}")
 
     def step(self, actions: dict[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
         if not self.agents:
@@ -195,25 +204,26 @@ class ArrayGameParallel(_Table, ParallelEnv):
         rewards = {agent: 0.0 for agent in self.agents}
         infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         invalid = False
+        match = self._match
         for player, agent in enumerate(self.possible_agents):
-            if self.match.over:
+            if match.over:
                 break
-            if self.match.current_player != player:
+            if match.current_player != player:
                 raise GameError(f"{self.game.name}: player {player} should move now, in seat order, but player "
-                                f"{self.match.current_player} is to move at step {self.match.steps}")
+                                f"{match.current_player} is to move at step {match.steps}")
             try:
-                self.match.step(common.action_value(self.game.name, actions[agent]), who=agent)
+                match.step(common.action_value(self.game.name, actions[agent]), who=agent)
             except InvalidActionError as error:
                 rewards, infos = self._invalid(agent, error)
                 invalid = True
                 break
         observations = self._observations()
-        over = invalid or self.match.over
+        over = invalid or match.over
         if over and not invalid:
             rewards, infos = self._final_rewards()
         else:
             self._check_round_start()
-        truncated = over and not invalid and self.match.truncated
+        truncated = over and not invalid and match.truncated
         terminations = {agent: over and not truncated for agent in self.agents}
         truncations = {agent: truncated for agent in self.agents}
         if over:

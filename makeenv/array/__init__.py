@@ -7,7 +7,13 @@ the contract.
 from makeenv.array.agents import Bot
 from makeenv.array.contract import CONTRACT, CONTRACT_NAMES, OPTIONAL_FUNCTIONS, ArrayEnv, load_array_env
 from makeenv.array.errors import (
-    AgentError, AgentRaisedError, ArrayEnvError, GameCompileError, GameError, InvalidActionError, RunInterrupted,
+    AgentError,
+    AgentRaisedError,
+    ArrayEnvError,
+    GameCompileError,
+    GameError,
+    InvalidActionError,
+    RunInterrupted,
 )
 from makeenv.array.referee import Match, Outcome
 from makeenv.array.results import Results, SeatResults

@@ -21,6 +21,7 @@ from makeenv.array.errors import (
     ERR_PLAYER,
     ERR_STEP,
 )
+from makeenv.array.templates import MAX_BOT_FUNCTIONS
 
 _h = take_handoff(__name__)
 R = _h["referee"]          # the game's referee module
@@ -41,8 +42,11 @@ settle, record, random_move, deal_seats = R.settle, R.record, R.random_move, R.d
 
 agent = R.random_agent if AGENT_KIND == "random" else _h["agent"]
 
-# bot policies by index (unused indices hold the random agent and are pruned at compile time)
-BOT0, BOT1, BOT2, BOT3, BOT4, BOT5, BOT6, BOT7 = (tuple(BOTS) + (R.random_agent,) * 8)[:8]
+# bot policies by index (unused indices hold the random agent and are pruned at compile time);
+# call_bot below has one branch per slot, MAX_BOT_FUNCTIONS of them
+if N_BOT_FUNCS > MAX_BOT_FUNCTIONS:
+    raise ImportError(f"{N_BOT_FUNCS} numba bot policies; the loop dispatches to at most {MAX_BOT_FUNCTIONS}")
+BOT0, BOT1, BOT2, BOT3, BOT4, BOT5, BOT6, BOT7 = (tuple(BOTS) + (R.random_agent,) * MAX_BOT_FUNCTIONS)[:8]
 
 
 @njit(cache=CACHE, inline="always")

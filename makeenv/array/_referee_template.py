@@ -18,14 +18,33 @@ import numpy as np
 from numba import njit
 
 from makeenv.array.cache import take_handoff
-from makeenv.array.numba_helpers import as_index
 from makeenv.array.errors import (
-    ACTION_NOT_INTEGER, ACTION_NOT_VALID, ACTION_OUT_OF_RANGE, ACTOR_AGENT, ACTOR_GAME, ENDED_OUT_OF_RANGE,
-    ENV_LENGTH_CHANGED, ERR_ACTION, ERR_ACTOR, ERR_CODE, ERR_GAME, ERR_PLAYER, ERR_STEP, GAME_TOO_LONG,
-    NO_VALID_ACTION, PLAYER_OUT_OF_RANGE,
+    ACTION_NOT_INTEGER,
+    ACTION_NOT_VALID,
+    ACTION_OUT_OF_RANGE,
+    ACTOR_GAME,
+    ENDED_OUT_OF_RANGE,
+    ENV_LENGTH_CHANGED,
+    ERR_ACTION,
+    ERR_ACTOR,
+    ERR_CODE,
+    ERR_GAME,
+    ERR_PLAYER,
+    ERR_STEP,
+    GAME_TOO_LONG,
+    NO_VALID_ACTION,
+    PLAYER_OUT_OF_RANGE,
 )
+from makeenv.array.numba_helpers import as_index
 from makeenv.array.results import (
-    STAT_DRAWS, STAT_GAMES, STAT_LOSSES, STAT_RETURN, STAT_SHARED_WINS, STAT_STEPS, STAT_TRUNCATED, STAT_WINS,
+    STAT_DRAWS,
+    STAT_GAMES,
+    STAT_LOSSES,
+    STAT_RETURN,
+    STAT_SHARED_WINS,
+    STAT_STEPS,
+    STAT_TRUNCATED,
+    STAT_WINS,
 )
 
 _h = take_handoff(__name__)

@@ -7,10 +7,10 @@ plain Python one. ``load_agent`` takes ``"module:function"``, ``"path/to/file.py
 
 from __future__ import annotations
 
-import random
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -46,7 +46,7 @@ class Bot:
     def label(self) -> str:
         """The bot's name, else its policy's name."""
         func = getattr(self.policy, "py_func", self.policy)
-        return self.name or getattr(func, "__name__", "bot")
+        return self.name or str(getattr(func, "__name__", "bot"))
 
     def initial_data(self) -> np.ndarray:
         """A fresh copy of the data a seat starts from."""
@@ -92,13 +92,3 @@ def initial_agent_data(agent: Any) -> Any:
     if data is None:
         return np.zeros(1, dtype=np.float64)
     return data() if callable(data) else data
-
-
-def python_random_agent(get_valid_actions: Callable[[np.ndarray], np.ndarray]) -> Callable[[np.ndarray, Any], tuple[int, Any]]:
-    """A plain Python agent picking uniformly among the valid actions of one game."""
-
-    def agent(state: np.ndarray, data: Any) -> tuple[int, Any]:
-        actions = np.flatnonzero(get_valid_actions(state))
-        return int(actions[random.randrange(len(actions))]), data
-
-    return agent

@@ -23,16 +23,17 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import numba
 import numpy as np
+from numba.core.dispatcher import Dispatcher
 
+from makeenv.array.errors import strip_internal_names
+from makeenv.array.templates import LIVE_PREFIX, TEMPLATES, Template
 from makeenv.loading import import_once
 
 if TYPE_CHECKING:
     from makeenv.array.contract import ArrayEnv
 
-REFEREE_TEMPLATE = Path(__file__).with_name("_referee_template.py")
-LOOP_TEMPLATE = Path(__file__).with_name("_loop_template.py")
-BATCH_TEMPLATE = Path(__file__).with_name("_batch_template.py")
 
 _HANDOFF: dict[str, dict[str, Any]] = {}
 _MODULES: dict[tuple[Any, ...], Any] = {}
@@ -61,17 +62,11 @@ def cache_dir() -> Path:
 
 def is_numba_function(obj: Any) -> bool:
     """True for a numba ``@njit`` dispatcher."""
-    try:
-        from numba.core.dispatcher import Dispatcher
-    except ImportError:  # pragma: no cover
-        return False
     return isinstance(obj, Dispatcher)
 
 
 def describe(obj: Any) -> str:
     """A short name for a function, for messages."""
-    from makeenv.array.errors import strip_internal_names
-
     func = getattr(obj, "py_func", obj)
     module = getattr(func, "__module__", None) or ""
     name = getattr(func, "__qualname__", None) or getattr(func, "__name__", None) or repr(obj)
@@ -97,7 +92,7 @@ def _file_digest(path: str, memo: dict[str, str]) -> str:
     return memo[path]
 
 
-def referee_module(env: "ArrayEnv") -> Any:
+def referee_module(env: ArrayEnv) -> Any:
     """The compiled referee of ``env`` (its functions and parameters): ``_referee_template.py``."""
     functions = env.compiled_functions()
     key = ("referee", tuple(id(f) for f in functions.values()), env.init_args, env.players, env.max_steps,
@@ -115,14 +110,14 @@ def referee_module(env: "ArrayEnv") -> Any:
             }
             sources = [(label, func) for label, func in functions.items()]
             settings = [f"{k}={handoff[k]!r}" for k in ("init_args", "n_players", "n_actions", "max_steps", "turn_limit")]
-            module = _build(REFEREE_TEMPLATE, "makeenv_referee", handoff, sources, settings, env.folder)
+            module = _build(TEMPLATES["referee"], handoff, sources, settings, env.folder)
             _MODULES[key] = module
             _KEEP[key] = tuple(functions.values())
             BUILTIN_RANDOM_AGENTS.add(module.random_agent)
     return module
 
 
-def loop_module(env: "ArrayEnv", agent_kind: str, agent: Any = None, bots: tuple[Any, ...] = ()) -> Any:
+def loop_module(env: ArrayEnv, agent_kind: str, agent: Any = None, bots: tuple[Any, ...] = ()) -> Any:
     """The runner's compiled loops of ``env`` for this agent kind ("random" or "user") and
     the distinct numba bot policies ``bots`` (``()``: every opponent is the random agent)."""
     referee = referee_module(env)
@@ -133,8 +128,8 @@ def loop_module(env: "ArrayEnv", agent_kind: str, agent: Any = None, bots: tuple
             handoff = {"referee": referee, "agent_kind": agent_kind, "agent": agent, "bots": bots}
             sources = [("agent", agent)] + [(f"bot{i}", bot) for i, bot in enumerate(bots)]
             settings = [f"referee={referee.__name__}", f"agent_kind={agent_kind}"]
-            cacheable = not referee.__name__.startswith("makeenv_live_")
-            module = _build(LOOP_TEMPLATE, "makeenv_loop", handoff, sources, settings, env.folder, cacheable)
+            cacheable = not is_live(referee)
+            module = _build(TEMPLATES["loop"], handoff, sources, settings, env.folder, cacheable)
             _MODULES[key] = module
             _KEEP[key] = (agent, bots)
     return module
@@ -150,27 +145,30 @@ def batch_module(loop: Any, parallel: bool) -> Any:
         if module is None:
             handoff = {"referee": referee, "loop": loop, "parallel": bool(parallel)}
             settings = [f"loop={loop.__name__}", f"parallel={bool(parallel)}"]
-            cacheable = not loop.__name__.startswith("makeenv_live_")
-            module = _build(BATCH_TEMPLATE, "makeenv_batch", handoff, [], settings, None, cacheable)
+            cacheable = not is_live(loop)
+            module = _build(TEMPLATES["batch"], handoff, [], settings, None, cacheable)
             _MODULES[key] = module
     return module
 
 
-def _build(template_path: Path, prefix: str, handoff: dict[str, Any], sources: list[tuple[str, Any]],
+def _build(template: Template, handoff: dict[str, Any], sources: list[tuple[str, Any]],
            settings: list[str], folder: str | None, cacheable: bool = True) -> Any:
-    template = template_path.read_text()
-    digest = _cache_digest(template, sources, settings, folder) if cacheable else None
+    text = template.path.read_text()
+    digest = _cache_digest(text, sources, settings, folder) if cacheable else None
     if digest is not None:
-        module = _load_cached(f"{prefix}_{digest}", template, handoff)
+        module = _load_cached(f"{template.module_prefix}_{digest}", text, handoff)
         if module is not None:
             return module
-    return _load(f"makeenv_live_{next(_LIVE_COUNTER)}", template_path, {**handoff, "cache": False})
+    return _load(f"{LIVE_PREFIX}_{next(_LIVE_COUNTER)}", template.path, {**handoff, "cache": False})
+
+
+def is_live(module: Any) -> bool:
+    """True for a built module that lives only in this process (not cached on disk)."""
+    return module.__name__.startswith(f"{LIVE_PREFIX}_")
 
 
 def _cache_digest(template: str, sources: list[tuple[str, Any]], settings: list[str], folder: str | None) -> str | None:
     """A hash of everything the compiled module depends on, or None when some function has no file."""
-    import numba
-
     memo: dict[str, str] = {}
     parts = [template, numba.__version__, sys.version, np.__version__, *settings]
     for label, func in sources:
@@ -185,9 +183,9 @@ def _cache_digest(template: str, sources: list[tuple[str, Any]], settings: list[
     # helpers the game imports from its own folder are part of the key too (not the Python-only
     # drawing module or tests, which compiled code never uses)
     if folder and os.path.isdir(folder):
-        for path in sorted(Path(folder).glob("*.py")):
-            if path.name != "draw.py" and not path.name.startswith("test_"):
-                parts.append(f"{path.name}:{_file_digest(str(path), memo)}")
+        for helper in sorted(Path(folder).glob("*.py")):
+            if helper.name != "draw.py" and not helper.name.startswith("test_"):
+                parts.append(f"{helper.name}:{_file_digest(str(helper), memo)}")
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:24]
 
 

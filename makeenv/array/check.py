@@ -16,12 +16,13 @@ import inspect
 import io
 import random
 import xml.etree.ElementTree as ElementTree
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from typing import Any
 
 import numpy as np
+from numba.core.errors import NumbaError
 
-from makeenv.array import runner as _runner
 from makeenv.array.cache import is_numba_function
 from makeenv.array.contract import CONTRACT, OPTIONAL_FUNCTIONS, ArrayEnv, load_array_env
 from makeenv.array.errors import ArrayEnvError, GameCompileError, GameError, explain_compile_error, strip_internal_names
@@ -71,8 +72,6 @@ class TraceError(Exception):
     not compile it (the message is then numba's cause and the line, explained)."""
 
     def __init__(self, function: str, exc: BaseException) -> None:
-        from numba.core.errors import NumbaError
-
         self.function = function
         self.compile_error = isinstance(exc, NumbaError)
         if self.compile_error:
@@ -307,7 +306,7 @@ def check_random_games(ctx: CheckContext) -> list[str]:
         trace = ctx.memo.get("trace")
         if not isinstance(trace, TraceError):
             raise
-        error = trace
+        error: TraceError | None = trace
     else:
         error = ctx.memo.get("trace_error")
     if error is not None:
@@ -367,11 +366,11 @@ def check_state_length(ctx: CheckContext) -> list[str]:
 def check_state_values(ctx: CheckContext) -> list[str]:
     """States hold only finite values >= 0 (no negative numbers, NaN or inf)."""
     bad = 0
-    example = None
+    example = np.zeros(0)
     for s in _all_states(ctx):
         if isinstance(s, np.ndarray) and s.size and not (np.all(s >= 0) and np.all(np.isfinite(s))):
             bad += 1
-            example = example if example is not None else s
+            example = example if example.size else s
     if bad:
         return [f"{bad} states held negative, NaN or infinite values (e.g. {np.array2string(example, threshold=20)}): "
                 "getAgentState/getPlayerState must encode everything as finite values >= 0 (use one-hot "
@@ -543,7 +542,7 @@ def check_simultaneous_hidden(ctx: CheckContext) -> list[str]:
         return []
     _, _, n = ctx.sizes()
     problems: set[str] = set()
-    core = ctx.env.new_match()._core
+    core = ctx.env.new_match().core
     for r in ctx.trace()[:10]:
         for start in range(0, len(r.players) - n + 1, n):
             movers = [int(p) for p in r.players[start:start + n]]
@@ -751,7 +750,7 @@ def picture_problem(picture: Any, n_actions: int) -> str | None:
 
 def check_render(ctx: CheckContext) -> list[str]:
     """render(state) (when defined) draws sampled states: SVG text, PNG bytes or a PIL image."""
-    if ctx.env._render is None:
+    if ctx.env.game_render is None:
         return []
     n_actions, _, _ = ctx.sizes()
     problems: set[str] = set()
@@ -772,10 +771,10 @@ def check_describe(ctx: CheckContext) -> list[str]:
     """describe_action names every action, and describe_state (when defined) describes sampled states."""
     n_actions, _, _ = ctx.sizes()
     problems = []
-    if ctx.env._describe_action is not None:
+    if ctx.env.game_describe_action is not None:
         for a in range(n_actions):
             try:
-                text = ctx.env._describe_action(a)
+                text = ctx.env.game_describe_action(a)
             except Exception as exc:
                 problems.append(f"describe_action({a}) raised {type(exc).__name__}: {str(exc)[:150]}; it must "
                                 f"name every action 0..{n_actions - 1}.")
@@ -783,10 +782,10 @@ def check_describe(ctx: CheckContext) -> list[str]:
             if not isinstance(text, str) or not text.strip():
                 problems.append(f"describe_action({a}) returned {text!r}; it must return a short non-empty str.")
                 break
-    if ctx.env._describe_state is not None:
+    if ctx.env.game_describe_state is not None:
         for state in _sample_states(ctx):
             try:
-                text = ctx.env._describe_state(state.copy())
+                text = ctx.env.game_describe_state(state.copy())
             except Exception as exc:
                 problems.append(f"describe_state(state) raised {type(exc).__name__}: {str(exc)[:150]}; it must "
                                 "describe every state the game can reach.")
@@ -843,21 +842,15 @@ def describe_check(name: str) -> str:
 
 
 def run_checks(env: Any, checks: Iterable[str] | None = None, **options: Any) -> list[CheckResult]:
-    """Run the named checks (default: all) on ``env`` (an ArrayEnv, a name, path or module).
+    """Run the named checks (default: all) on ``env`` (an ArrayEnv, a module path, folder or module;
+    ``makeenv.check_env`` also takes registered names).
 
     Options: ``trace_games`` (random games explored, 50), ``run_games`` (games per env.run, 200),
     ``level_games`` (games against each level, 4), ``max_steps`` (bound on a game's length, 10,000),
     ``seed``.
     """
     if not isinstance(env, ArrayEnv):
-        if isinstance(env, str):
-            from makeenv.registry import make
-
-            env = make(env)
-        else:
-            env = load_array_env(env)
-        if not isinstance(env, ArrayEnv):
-            raise TypeError(f"check_env checks array envs; {env!r} is not one")
+        env = load_array_env(env)
     names = list(CHECKS) if checks is None else list(checks)
     unknown = [n for n in names if n not in CHECKS]
     if unknown:

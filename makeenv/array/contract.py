@@ -9,17 +9,24 @@ game's functions under their own names, its levels and drawing helpers, the runn
 
 from __future__ import annotations
 
+import importlib
 import os
 import re
 import types
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any
 
 import numpy as np
 from numba import njit
 
+from makeenv.array import runner
 from makeenv.array.agents import Bot
+from makeenv.array.cache import referee_module
 from makeenv.array.errors import ArrayEnvError
+from makeenv.array.readme import generic_state_text
+from makeenv.array.referee import Match
+from makeenv.array.results import Results
 from makeenv.loading import LoadError, import_path
 
 DEFAULT_MAX_STEPS = 100_000  # a game longer than this (without a TURN_LIMIT) is a broken game
@@ -91,6 +98,24 @@ class ArrayEnv(types.ModuleType):
 
     CONTRACT_NAMES = CONTRACT_NAMES
 
+    # the game's numba functions (``require_contract`` says which required ones are missing)
+    getActionSize: Callable[[], int]
+    getStateSize: Callable[[], int]
+    getAgentSize: Callable[[], int]
+    initEnv: Callable[[], np.ndarray]
+    raw_initEnv: Callable[..., np.ndarray]
+    getCurrentPlayer: Callable[[np.ndarray], int]
+    getPlayerState: Callable[[np.ndarray, int], np.ndarray]
+    getAgentState: Callable[[np.ndarray], np.ndarray]
+    getValidActions: Callable[[np.ndarray], np.ndarray]
+    stepEnv: Callable[[int, np.ndarray], np.ndarray]
+    checkEnded: Callable[[np.ndarray], int]
+    getReward: Callable[[np.ndarray], int]
+    getWinners: Callable[[np.ndarray], np.ndarray] | None
+    getReturns: Callable[[np.ndarray], np.ndarray] | None
+    isValidAction: Callable[[np.ndarray, int], bool] | None
+    sampleEnv: Callable[[np.ndarray], np.ndarray] | None
+
     def __init__(self, module: Any, name: str | None = None, *, max_steps: int = DEFAULT_MAX_STEPS,
                  folder: str | None = None, **parameters: Any) -> None:
         display = name or getattr(module, "NAME", None) or _default_name(module)
@@ -113,13 +138,13 @@ class ArrayEnv(types.ModuleType):
         self.turn_limit = _non_negative_int(display, "TURN_LIMIT", getattr(module, "TURN_LIMIT", 0) or 0)
         self.simultaneous = bool(getattr(module, "SIMULTANEOUS", False))
         self.private_actions = frozenset(int(a) for a in (getattr(module, "PRIVATE_ACTIONS", ()) or ()))
-        self._levels = _read_levels(display, getattr(module, "LEVELS", None))
+        self.level_bots = _read_levels(display, getattr(module, "LEVELS", None))
         self.levels: dict[int, str] = {0: "random: picks uniformly among the valid actions"}
-        for level, bots in sorted(self._levels.items()):
+        for level, bots in sorted(self.level_bots.items()):
             self.levels[level] = " / ".join(dict.fromkeys(_bot_title(bot) for bot in bots))
-        self._render = getattr(module, "render", None)
-        self._describe_action = getattr(module, "describe_action", None)
-        self._describe_state = getattr(module, "describe_state", None)
+        self.game_render = getattr(module, "render", None)
+        self.game_describe_action = getattr(module, "describe_action", None)
+        self.game_describe_state = getattr(module, "describe_state", None)
         self._random_agent: Any = None
 
     # ---- the game's shape ---------------------------------------------------------------------
@@ -128,7 +153,7 @@ class ArrayEnv(types.ModuleType):
         """The number of players of this env (its ``players`` parameter, else getAgentSize())."""
         if "players" in self.parameters:
             return int(self.parameters["players"])
-        self._require_contract()
+        self.require_contract()
         return int(self.getAgentSize())
 
     def contract_functions(self) -> tuple[Any, ...]:
@@ -147,7 +172,7 @@ class ArrayEnv(types.ModuleType):
         """Names of contract functions the game does not define."""
         return [fn for fn in CONTRACT_NAMES if getattr(self, fn) is None]
 
-    def _require_contract(self) -> None:
+    def require_contract(self) -> None:
         missing = self.missing_functions()
         if missing:
             raise ArrayEnvError(
@@ -158,7 +183,7 @@ class ArrayEnv(types.ModuleType):
     def _check_level(self, level: Any) -> int:
         if isinstance(level, bool) or not isinstance(level, (int, np.integer)):
             raise TypeError(f"{self.name}: level must be an int, got {type(level).__name__} {level!r}")
-        if int(level) != 0 and int(level) not in self._levels:
+        if int(level) != 0 and int(level) not in self.level_bots:
             raise ValueError(f"{self.name} has no level {int(level)}; levels: "
                              + "; ".join(f"{lv} ({desc})" for lv, desc in self.levels.items()))
         return int(level)
@@ -169,41 +194,37 @@ class ArrayEnv(types.ModuleType):
         count = self.players - 1
         if level == 0:
             return [Bot(self.random_agent, name="random")] * count
-        bots = self._levels[level]
+        bots = self.level_bots[level]
         return [bots[i % len(bots)] for i in range(count)]
 
     def bot(self, level: int) -> Any:
         """The policy of ``level``'s (first) bot; level 0 is the built-in random agent."""
         level = self._check_level(level)
-        return self.random_agent if level == 0 else self._levels[level][0].policy
+        return self.random_agent if level == 0 else self.level_bots[level][0].policy
 
     @property
     def random_agent(self) -> Any:
         """A numba agent that picks uniformly among the valid actions."""
         if self._random_agent is None:
-            from makeenv.array.cache import referee_module
-
-            self._require_contract()
+            self.require_contract()
             self._random_agent = referee_module(self).random_agent
         return self._random_agent
 
     # ---- drawing and words ----------------------------------------------------------------------
     def describe_action(self, action: int) -> str:
         """What ``action`` means, e.g. "Rock" (falls back to "action 3")."""
-        if self._describe_action is not None:
-            return str(self._describe_action(int(action)))
+        if self.game_describe_action is not None:
+            return str(self.game_describe_action(int(action)))
         return f"action {int(action)}"
 
     def render(self, state: np.ndarray) -> Any:
         """A picture of ``state`` from its player's view (SVG text, PNG bytes or a PIL image), or None."""
-        return self._render(state) if self._render is not None else None
+        return self.game_render(state) if self.game_render is not None else None
 
     def describe_state(self, state: np.ndarray) -> str:
         """``state`` in words, for language-model players (the game's own text, else a generic one)."""
-        if self._describe_state is not None:
-            return str(self._describe_state(state))
-        from makeenv.array.readme import generic_state_text
-
+        if self.game_describe_state is not None:
+            return str(self.game_describe_state(state))
         return generic_state_text(self, state)
 
     @property
@@ -234,19 +255,15 @@ class ArrayEnv(types.ModuleType):
 
     def evaluate(self, agent: Any, num_games: int, agent_data: Any = None, level: int = 0,
                  seed: int | None = None, *, opponents: Iterable[Any] | None = None, workers: int = 1,
-                 progress: Callable[[int, int], None] | None = None) -> Any:
+                 progress: Callable[[int, int], None] | None = None) -> Results:
         """As ``run``, returning ``Results``: wins, shared wins, draws, losses, truncated games,
         mean return and game length, overall and per seat (``by_seat``), and the final agent_data."""
-        from makeenv.array import runner
-
         return runner.evaluate(self, agent, num_games, agent_data, level, seed, opponents=opponents,
                                workers=workers, progress=progress)
 
     def prepare(self, agent: Any, agent_data: Any = None, level: int = 0, *,
-                opponents: Iterable[Any] | None = None) -> Any:
+                opponents: Iterable[Any] | None = None) -> runner.Plan:
         """Compile (or load from the cache) the loop for this agent, agent_data type and opponents."""
-        from makeenv.array import runner
-
         return runner.prepare(self, agent, agent_data, level, opponents=opponents)
 
     def n_games(self, agent: Any, num_games: int, agent_data: Any = None, level: int = 0) -> tuple[int, Any]:
@@ -257,11 +274,9 @@ class ArrayEnv(types.ModuleType):
         """Play one game; returns (1 if the agent won else 0, agent_data)."""
         return self.run(agent, 1, agent_data, level)
 
-    def new_match(self, seed: int | None = None, *, isolated: bool = False) -> Any:
+    def new_match(self, seed: int | None = None, *, isolated: bool = False) -> Match:
         """A new game stepped from Python by the referee (see ``makeenv.array.referee.Match``);
         ``isolated=True``: the match draws from a random stream of its own, started from ``seed``."""
-        from makeenv.array.referee import Match
-
         return Match(self, seed=seed, isolated=isolated)
 
     def __repr__(self) -> str:
@@ -344,8 +359,6 @@ def load_array_env(target: Any, name: str | None = None, **options: Any) -> Arra
     name). Options: ``max_steps`` (the safety bound on a game's length) and the game's own
     ``PARAMETERS`` (``players=4``).
     """
-    import importlib
-
     folder = None
     if isinstance(target, (str, os.PathLike)):
         text = os.fspath(target)
@@ -409,8 +422,5 @@ def doc_first_sentence(obj: Any, limit: int = 160) -> str:
     text = sentence.group(0) if sentence else paragraph
     return text if len(text) <= limit else ""
 
-
-def describe_module(module: Any) -> str:
-    return getattr(module, "__name__", type(module).__name__)
 
 

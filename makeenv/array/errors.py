@@ -8,10 +8,15 @@ whether the game was stepped by the runner, the checker, the GUI or an adapter.
 
 from __future__ import annotations
 
+import inspect
 import re
-from typing import Any, Callable
+import traceback
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
+
+from makeenv.array.templates import is_internal_file
 
 # ---- the error record: slot names -------------------------------------------------------------
 ERR_CODE = 0     # one of the codes below (OK: nothing went wrong)
@@ -99,8 +104,6 @@ def mark_raised_by(exc: BaseException, who: str, actor: int, where: str = "") ->
 def user_traceback(exc: BaseException) -> str:
     """The frames of the user's own code in ``exc``'s traceback (not makeenv's, numba's, Typer's),
     then ``Type: message``; the text kept by ``keep_user_traceback`` when the traceback is gone."""
-    import traceback
-
     kept = getattr(exc, USER_TRACEBACK, None)
     if kept is not None:
         return kept
@@ -122,7 +125,7 @@ def new_record() -> np.ndarray:
     return np.zeros(ERR_SIZE, dtype=np.float64)
 
 
-def number_text(value: float) -> str:
+def number_text(value: float | np.floating | np.integer) -> str:
     """A float as it reads best: ``3`` for 3.0, ``nan``, ``2.5``."""
     if value != value:
         return "nan"
@@ -251,10 +254,6 @@ _NOISE = (
 )
 
 
-# makeenv's own compiled templates (and their cached copies): never the place to blame
-INTERNAL_FILE = re.compile(r"(_referee_template|_loop_template|makeenv_(referee|loop|live)_\w+)\.py$")
-
-
 # contract functions that must return a 1-D float64 array (the env or a state or a mask)
 ARRAY_RESULTS = ("initEnv", "getPlayerState", "getAgentState", "getValidActions", "stepEnv", "sampleEnv")
 MAX_CAUSE = 600  # characters of numba's cause kept (a long signature is kept whole up to this)
@@ -285,13 +284,13 @@ def explain_compile_error(exc: BaseException, functions: dict[str, Any] | None =
     cause = _tidy_types(_with_signature(cause, lines[cause_at + 1:cause_at + 6]))
     if len(cause) > MAX_CAUSE:
         cause = cause[:MAX_CAUSE].rsplit(" ", 1)[0] + " ..."
-    places = [place for place in _places(lines) if not INTERNAL_FILE.search(place[0])]
+    places = [place for place in _places(lines) if not is_internal_file(place[0])]
     callee = next((m.group(1) for line in lines[cause_at:]
                    if (m := re.search(r"CPUDispatcher\(<function (\w+) at", line))), None)
     where = ""
     if places:
-        path, line, code, function = places[-1]
-        where = (f" in {function}" if function else "") + _place(path, line, code)
+        path, line_number, code, function = places[-1]
+        where = (f" in {function}" if function else "") + _place(path, line_number, code)
     elif functions and (returned := _not_an_array(functions)):
         return f"{returned} (numba: {cause})"
     elif callee and functions and callee in functions:
@@ -328,7 +327,8 @@ def _places(lines: list[str]) -> list[tuple[str, int, str, str]]:
         match = re.search(r'File "([^"]+)", line (\d+)', line)
         if not match:
             continue
-        code, function, snippet = "", "", []
+        code, function = "", ""
+        snippet: list[str] = []
         for follow in lines[i + 1:i + 16]:
             stripped = follow.strip()
             if stripped.startswith("^"):
@@ -367,8 +367,6 @@ def _place(path: str, line: int, code: str) -> str:
 
 def _place_in_source(function: Any, cause: str) -> str:
     """``(file, line N: `code`)`` of the line of ``function`` that uses the name ``cause`` names."""
-    import inspect
-
     name = re.search(r"name '(\w+)' is not defined|Untyped global name '(\w+)'", cause)
     try:
         py = getattr(function, "py_func", function)

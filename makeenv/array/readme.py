@@ -112,7 +112,7 @@ def layout_problems(readme: str, n_actions: int, state_size: int) -> list[str]:
     return problems
 
 
-def generic_state_text(env: "ArrayEnv", state: np.ndarray) -> str:
+def generic_state_text(env: ArrayEnv, state: np.ndarray) -> str:
     """A state in words from the README's state table: one line per documented entry that is set."""
     state = np.asarray(state, dtype=np.float64)
     section = read_layout(env.readme).get("state")

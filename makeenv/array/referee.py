@@ -9,12 +9,14 @@ the game's referee module (``_referee_template.py``). The runner's loops call th
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from makeenv.array import errors as E
+from makeenv.array.cache import referee_module
 
 if TYPE_CHECKING:
     from makeenv.array.contract import ArrayEnv
@@ -57,22 +59,27 @@ class Match:
     (the game broke the contract); nothing changes when it raises.
     """
 
-    def __init__(self, env: "ArrayEnv", seed: int | None = None, *, isolated: bool = False,
-                 _copy_of: "Match | None" = None):
-        from makeenv.array.cache import referee_module
-
+    def __init__(self, env: ArrayEnv, seed: int | None = None, *, isolated: bool = False,
+                 _copy_of: Match | None = None):
         self.env = env
         self.players = env.players
         self.n_actions = int(env.getActionSize())
-        self._core = _copy_of._core if _copy_of is not None else referee_module(env)
+        #: the game's compiled referee module (``_referee_template.py``), shared with the runner
+        self.core: Any = _copy_of.core if _copy_of is not None else referee_module(env)
         self._err = E.new_record()
         self._err_valid = np.zeros(self.n_actions, dtype=np.float64)
         self._winners = np.zeros(self.players, dtype=np.float64)
         self._returns = np.zeros(self.players, dtype=np.float64)
+        self.array: np.ndarray
+        self.steps: int
+        self.history: list[tuple[int, int]]
+        self._status: int
+        self._outcome: Outcome | None
+        self._stream: np.random.Generator | None
         if _copy_of is not None:
             self.array = _copy_of.array.copy()
             self.steps = _copy_of.steps
-            self.history: list[tuple[int, int]] = list(_copy_of.history)
+            self.history = list(_copy_of.history)
             self._status = _copy_of._status
             self._outcome = _copy_of._outcome
             self._stream = copy.deepcopy(_copy_of._stream)
@@ -80,15 +87,15 @@ class Match:
         if seed is not None:
             if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
                 raise ValueError(f"{env.name}: seed must be a non-negative int or None, got {seed!r}")
-        self._stream: np.random.Generator | None = np.random.default_rng(seed) if isolated else None
+        self._stream = np.random.default_rng(seed) if isolated else None
         if self._stream is not None:
             self.reseed()
         elif seed is not None:
-            self._core.seed(int(seed) % 2**32)
-        self.array = np.asarray(self._core.new_env(), dtype=np.float64)
+            self.core.seed(int(seed) % 2**32)
+        self.array = np.asarray(self.core.new_env(), dtype=np.float64)
         self.steps = 0
         self.history = []
-        self._outcome: Outcome | None = None
+        self._outcome = None
         self._status = self._read_status()
 
     # ---- where the game stands ----------------------------------------------------------------
@@ -102,27 +109,27 @@ class Match:
             describe=self.env.describe_action, where=f"at step {int(record[E.ERR_STEP]) + 1}")
 
     def _read_status(self) -> int:
-        code = self._core.status(self.array, self.steps, self._err, self._err_valid, 0)
-        if code == self._core.FAILED:
+        code = self.core.status(self.array, self.steps, self._err, self._err_valid, 0)
+        if code == self.core.FAILED:
             self._raise()
         return int(code)
 
     @property
     def over(self) -> bool:
         """True once the game has ended (or hit its TURN_LIMIT)."""
-        return self._status != self._core.RUNNING
+        return self._status != self.core.RUNNING
 
     @property
     def truncated(self) -> bool:
         """True when the game was ended by its TURN_LIMIT."""
-        return self._status == self._core.TRUNCATED
+        return self._status == self.core.TRUNCATED
 
     @property
     def current_player(self) -> int | None:
         """The player to move (None once the game is over)."""
         if self.over:
             return None
-        player = self._core.to_move(self.array, self._err, self._err_valid, 0, self.steps)
+        player = self.core.to_move(self.array, self._err, self._err_valid, 0, self.steps)
         if player < 0:
             self._raise()
         return int(player)
@@ -147,8 +154,8 @@ class Match:
             return np.asarray(self.env.getValidActions(self.env.getAgentState(self.array)), dtype=np.float64)
         return np.asarray(self.env.getValidActions(self.state(player)), dtype=np.float64)
 
-    def legal_actions(self) -> list[int]:
-        """The actions the player to move may play ([] once the game is over)."""
+    def valid_action_ids(self) -> list[int]:
+        """The actions the player to move may play, as ids ([] once the game is over)."""
         return [int(a) for a in np.flatnonzero(self.valid_actions() == 1.0)]
 
     @property
@@ -157,7 +164,7 @@ class Match:
         if not self.over:
             return None
         if self._outcome is None:
-            self._core.settle(self.array, self.truncated, self._winners, self._returns)
+            self.core.settle(self.array, self.truncated, self._winners, self._returns)
             self._outcome = outcome_of(self._winners, self._returns, self.truncated)
         return self._outcome
 
@@ -168,7 +175,7 @@ class Match:
         Called before every move; call it also before a policy of your own that draws random
         numbers (``step_with`` does), so its draws are part of this match's reproducible stream."""
         if self._stream is not None:
-            self._core.seed(int(self._stream.integers(2**32)))
+            self.core.seed(int(self._stream.integers(2**32)))
 
     def step(self, action: Any, who: str | None = None) -> None:
         """Play ``action`` for the player to move (``who`` names them in error messages)."""
@@ -176,6 +183,7 @@ class Match:
         if self.over:
             raise E.InvalidActionError(f"{self.env.name}: the game is over; no more actions can be played.")
         player = self.current_player
+        assert player is not None  # the game is running
         name = who or f"player {player}"
         code = E.action_code(action, self.n_actions)
         if code != E.OK:
@@ -184,7 +192,7 @@ class Match:
                 self.env.name, name, action, code, self.n_actions, valid, self.env.describe_action,
                 where=f"at step {self.steps + 1}"))
         before = self.array.copy()
-        ok = self._core.match_step(float(action), self.array, self._err, self._err_valid, E.ACTOR_AGENT, self.steps)
+        ok = self.core.match_step(float(action), self.array, self._err, self._err_valid, E.ACTOR_AGENT, self.steps)
         if not ok:
             self.array[:] = before
             self._raise(lambda actor, p: name)
@@ -205,7 +213,7 @@ class Match:
         self.step(action, who)
         return int(action), data
 
-    def copy(self) -> "Match":
+    def copy(self) -> Match:
         """An independent copy of this game (for search, or to try a move)."""
         return Match(self.env, _copy_of=self)
 

@@ -42,7 +42,7 @@ class SeatResults:
     total_steps: int
 
     @classmethod
-    def from_row(cls, row: np.ndarray) -> "SeatResults":
+    def from_row(cls, row: np.ndarray) -> SeatResults:
         return cls(int(row[STAT_GAMES]), int(row[STAT_WINS]), int(row[STAT_SHARED_WINS]),
                    int(row[STAT_DRAWS]), int(row[STAT_LOSSES]), int(row[STAT_TRUNCATED]),
                    float(row[STAT_RETURN]), int(row[STAT_STEPS]))
@@ -70,7 +70,7 @@ class Results(SeatResults):
     agent_data: Any = None
 
     @classmethod
-    def from_stats(cls, stats: np.ndarray, agent_data: Any = None) -> "Results":
+    def from_stats(cls, stats: np.ndarray, agent_data: Any = None) -> Results:
         total = SeatResults.from_row(stats.sum(axis=0))
         seats = tuple(SeatResults.from_row(row) for row in stats)
         return cls(**total.__dict__, by_seat=seats, agent_data=agent_data)

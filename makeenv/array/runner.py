@@ -23,23 +23,25 @@ import random
 import re
 import signal
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from numba.core.errors import NumbaError
 
 from makeenv.array import errors as E
 from makeenv.array.agents import Bot
 from makeenv.array.cache import BUILTIN_RANDOM_AGENTS, describe, is_numba_function, loop_module
 from makeenv.array.results import Results, new_stats
+from makeenv.array.templates import MAX_BOT_FUNCTIONS
 
 if TYPE_CHECKING:
     from makeenv.array.contract import ArrayEnv
 
 NUMBA_CHUNK = 100_000   # most games per compiled call
 CHUNK_SECONDS = 0.2     # aim of one compiled call's length: Ctrl-C and progress are seen between calls
-MAX_BOT_FUNCTIONS = 8   # distinct numba bot policies in one run
 
 Progress = Callable[[int, int], None]
 
@@ -107,7 +109,7 @@ def check_seed(seed: Any) -> int | None:
 class Plan:
     """Everything a run needs: the compiled module, the agent's kind, the opponents' slots."""
 
-    env: "ArrayEnv"
+    env: ArrayEnv
     module: Any                   # the loops (``_loop_template.py``)
     referee: Any                  # the game's referee (``_referee_template.py``)
     agent: Any
@@ -136,9 +138,9 @@ class Plan:
         return f"player {player}"
 
 
-def make_plan(env: "ArrayEnv", agent: Any, level: int = 0, opponents: Iterable[Any] | None = None) -> Plan:
+def make_plan(env: ArrayEnv, agent: Any, level: int = 0, opponents: Iterable[Any] | None = None) -> Plan:
     """Resolve the agent and the opponents of a run into a compiled module and slot table."""
-    env._require_contract()
+    env.require_contract()
     check_agent_signature(agent)
     count = env.players - 1
     if opponents is None:
@@ -154,7 +156,6 @@ def make_plan(env: "ArrayEnv", agent: Any, level: int = 0, opponents: Iterable[A
         bots = [entry if isinstance(entry, Bot) else Bot(entry) for entry in given]
         bots = [bots[i % len(bots)] for i in range(count)]
         names = [f"opponent {i + 1} {bot.label}" for i, bot in enumerate(bots)]
-        level = None
     if names_builtin_random(agent):
         kind = "random"
     elif is_numba_function(agent):
@@ -163,8 +164,8 @@ def make_plan(env: "ArrayEnv", agent: Any, level: int = 0, opponents: Iterable[A
         kind = "python"
     every_random = all(_is_builtin_random(bot.policy) for bot in bots)
     functions: list[Any] = []
-    if not every_random and level:  # one compiled loop serves every level of the game
-        functions = _distinct(bot.policy for bots_of_level in env._levels.values() for bot in bots_of_level
+    if not every_random and level and opponents is None:  # one compiled loop serves every level of the game
+        functions = _distinct(bot.policy for bots_of_level in env.level_bots.values() for bot in bots_of_level
                               if is_numba_function(bot.policy))
         if len(functions) > MAX_BOT_FUNCTIONS:
             functions = []
@@ -182,7 +183,8 @@ def make_plan(env: "ArrayEnv", agent: Any, level: int = 0, opponents: Iterable[A
     python_seats = kind == "python" or bool((slot_fn[:count] < 0).any())
     module_kind = "random" if python_seats else kind
     module = loop_module(env, module_kind, agent if module_kind == "user" else None, tuple(functions))
-    return Plan(env, module, module.R, agent, kind, bots, slot_fn, level, python_seats, names)
+    return Plan(env, module, module.R, agent, kind, bots, slot_fn, level if opponents is None else None,
+                python_seats, names)
 
 
 def _distinct(policies: Iterable[Any]) -> list[Any]:
@@ -204,7 +206,7 @@ def seed_everything(plan: Plan, seed: int | None) -> None:
     np.random.seed(seed % 2**32)
 
 
-def prepare(env: "ArrayEnv", agent: Any, agent_data: Any = None, level: int = 0, *,
+def prepare(env: ArrayEnv, agent: Any, agent_data: Any = None, level: int = 0, *,
             opponents: Iterable[Any] | None = None) -> Plan:
     """Build (and compile) the loop for this agent, agent_data type and opponents."""
     plan = make_plan(env, agent, level, opponents)
@@ -242,7 +244,7 @@ def _warm_up(plan: Plan, agent_data: Any) -> None:
         module.n_games(0, agent_data, plan.fresh_bot_data(), plan.slot_fn, stats, err, err_valid, 0)
 
 
-def _clear_numba_cache(env: "ArrayEnv") -> bool:
+def _clear_numba_cache(env: ArrayEnv) -> bool:
     """Delete numba's cache files of a game folder (they name an old module); True if any were."""
     folder = env.folder
     if not folder:
@@ -254,7 +256,7 @@ def _clear_numba_cache(env: "ArrayEnv") -> bool:
     return removed
 
 
-def evaluate(env: "ArrayEnv", agent: Any, num_games: int, agent_data: Any = None, level: int = 0,
+def evaluate(env: ArrayEnv, agent: Any, num_games: int, agent_data: Any = None, level: int = 0,
              seed: int | None = None, *, opponents: Iterable[Any] | None = None, workers: int = 1,
              progress: Progress | None = None) -> Results:
     """Play ``num_games`` games; see ``ArrayEnv.evaluate``."""
@@ -515,8 +517,6 @@ def _raise_loop_exception(plan: Plan, agent_data: Any, err: np.ndarray, exc: Bas
 
 def _raise_compile_error(plan: Plan, agent_data: Any, exc: BaseException) -> None:
     """Re-raise a numba compile failure as a short message about the agent or the game."""
-    from numba.core.errors import NumbaError
-
     if not isinstance(exc, NumbaError):
         raise exc
     env = plan.env
@@ -533,7 +533,7 @@ def _raise_compile_error(plan: Plan, agent_data: Any, exc: BaseException) -> Non
         + ("" if located else " `makeenv check` on the game tells which contract function is at fault.")) from None
 
 
-def _probe_numba_agent(env: "ArrayEnv", agent: Any, agent_data: Any) -> str | None:
+def _probe_numba_agent(env: ArrayEnv, agent: Any, agent_data: Any) -> str | None:
     """Call the agent once on a real state to find out what it does wrong."""
     try:
         state = env.getAgentState(env.initEnv())

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import keyword
 import re
+from collections.abc import Iterable
 from pathlib import Path
 
 HERE = Path(__file__).parent
@@ -49,12 +50,11 @@ def scaffold(name: str, directory: str | Path = ".", *, force: bool = False) -> 
     return folder
 
 
-def builtin_name_warning(name: str, folder: str | Path) -> str | None:
-    """A warning when ``name`` is also a registered game's name (``TicTacToe``): by that name the
-    built-in game runs, so it says how to run the new folder instead; None for a new name."""
-    from makeenv.registry import REGISTRY
-
-    clash = next((spec_id for spec_id in REGISTRY if spec_id.lower() == name.lower()), None)
+def builtin_name_warning(name: str, folder: str | Path, registered: Iterable[str]) -> str | None:
+    """A warning when ``name`` is also a registered game's name (``TicTacToe``, one of
+    ``registered``): by that name the built-in game runs, so it says how to run the new folder
+    instead; None for a new name."""
+    clash = next((spec_id for spec_id in registered if spec_id.lower() == name.lower()), None)
     if clash is None:
         return None
     shown = command_path(folder)

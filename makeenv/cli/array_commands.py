@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
 
 from makeenv.cli.app import app
+
+if TYPE_CHECKING:
+    from makeenv.array.contract import ArrayEnv
 
 PROGRESS_MIN_NUMBA = 2_000_000   # show a progress bar from this many games (compiled agent)
 PROGRESS_MIN_PYTHON = 20_000     # ... and from this many with a plain Python agent
@@ -17,7 +20,7 @@ OPTION_HELP = ("A game option as NAME=VALUE (repeatable), e.g. -o players=4; `ma
                "game's options.")
 
 
-def _fail(message: str, code: int = 2) -> None:
+def _fail(message: str, code: int = 2) -> NoReturn:
     typer.secho(f"error: {message}", err=True, fg=typer.colors.RED)
     raise typer.Exit(code)
 
@@ -41,7 +44,7 @@ def parse_options(pairs: list[str] | None) -> dict[str, Any]:
     return options
 
 
-def load_array_env(game: str, command: str, options: dict[str, Any] | None = None):
+def array_env_or_exit(game: str, command: str, options: dict[str, Any] | None = None) -> ArrayEnv:
     """The array env named ``game`` (registered name, module path or folder), or exit with a message."""
     from makeenv.array.contract import ArrayEnv
     from makeenv.array.errors import strip_internal_names
@@ -73,7 +76,7 @@ def _load_agent(spec: str, role: str):
         _fail_with_traceback(f"could not load {role} {spec!r}: its module raised {type(exc).__name__}", exc)
 
 
-def _fail_with_traceback(message: str, exc: BaseException, code: int = 1) -> None:
+def _fail_with_traceback(message: str, exc: BaseException, code: int = 1) -> NoReturn:
     """``error: message``, then the user's own frames of ``exc`` (not makeenv's, Typer's, numba's)."""
     from makeenv.array.errors import user_traceback
 
@@ -150,7 +153,7 @@ def run_command(
     from makeenv.array.runner import is_numba_function
 
     started = time.perf_counter()
-    env = load_array_env(game, "run", parse_options(option))
+    env = array_env_or_exit(game, "run", parse_options(option))
     if games <= 0:
         _fail(f"--games must be a positive number, got {games}")
     player = _load_agent(agent, "agent")
@@ -216,11 +219,11 @@ def check_command(
     from makeenv.array.check import run_checks
 
     options = parse_options(option)
-    env = load_array_env(game, "check", options)
+    env = array_env_or_exit(game, "check", options)
     variants = [env]
     declared = getattr(env.module, "PARAMETERS", None) or {}
     if "players" in declared and "players" not in options:
-        variants = [env if count == env.players else load_array_env(game, "check", {**options, "players": count})
+        variants = [env if count == env.players else array_env_or_exit(game, "check", {**options, "players": count})
                     for count in declared["players"]]
     colors = {"pass": typer.colors.GREEN, "fail": typer.colors.RED, "skip": typer.colors.YELLOW}
     failed_any = False
@@ -253,6 +256,7 @@ def new_command(
 ) -> None:
     """Scaffold a new array game folder (contract functions, drawing stubs, README tables, a test) that passes check."""
     from makeenv.array.scaffold import ScaffoldError, builtin_name_warning, command_path, scaffold
+    from makeenv.registry import REGISTRY
 
     try:
         folder = scaffold(name, directory, force=force)
@@ -262,7 +266,7 @@ def new_command(
     for path in sorted(folder.iterdir()):
         if path.is_file():
             typer.echo(f"  {path.name}")
-    warning = builtin_name_warning(name, folder)
+    warning = builtin_name_warning(name, folder, REGISTRY)
     if warning:
         typer.secho(f"warning: {warning}", err=True, fg=typer.colors.YELLOW)
     shown = command_path(folder)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import typer
 
@@ -131,7 +131,7 @@ def match(
     def say(text: str = "") -> None:
         typer.echo(terminal_safe(text))
 
-    def fail(message: str, code: int) -> None:
+    def fail(message: str, code: int) -> NoReturn:
         typer.echo(terminal_safe(f"makeenv match: {message}"), err=True)
         raise typer.Exit(code)
 

@@ -66,7 +66,7 @@ def _slot(state, mask) -> int:
     bits = state.view(np.uint64)
     for k in range(bits.shape[0]):
         h = (h ^ bits[k]) * np.uint64(1099511628211)
-    return np.int64(h & np.uint64(mask))
+    return int(h & np.uint64(mask))
 
 
 @njit(cache=True)

@@ -15,7 +15,8 @@ proven against (OpenSpiel is a dev dependency: ``pip install open_spiel``).
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 

@@ -187,8 +187,8 @@ def create_app(game: Any, *, level: int | None = None, agent: Callable | None = 
             if mode == "watch" and served.agent is None:
                 raise GuiError(400, "No agent to watch: restart `makeenv play` with --agent SPEC.")
             level_ = parse_level(options.get("level"), served.levels, served.default_level)
-            seat = parse_seat(options.get("seat"), served.players, allow_first=True)
-            session = ArraySession(served, mode, level_, seat, seed)
+            session = ArraySession(served, mode, level_, parse_seat(options.get("seat"), served.players,
+                                                                    allow_first=True), seed)
         store.add(session)
         with reading(session):
             return session.snapshot()

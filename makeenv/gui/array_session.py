@@ -14,7 +14,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -46,7 +46,7 @@ class ArrayGame:
 
     kind = "array"
 
-    def __init__(self, env: Any, *, level: int = 0, agent: Callable | None = None,
+    def __init__(self, env: Any, *, level: int | None = 0, agent: Callable | None = None,
                  agent_name: str | None = None, agent_data_factory: Callable[[], Any] | None = None):
         self.env = env
         self.name = str(env.name)
@@ -126,7 +126,8 @@ class ArraySession:
 
     kind = "array"
 
-    def __init__(self, game: ArrayGame, mode: str, level: int, seat: int | str | None, seed: int | None = None):
+    def __init__(self, game: ArrayGame, mode: str, level: int, seat: int | Literal["first"] | None,
+                 seed: int | None = None):
         self.game = game
         self.mode = mode
         self.level = level
@@ -141,7 +142,11 @@ class ArraySession:
             raise GuiError(500, f"The game could not start: {error}") from None
         chance = random.Random(seed) if seed is not None else random  # a seeded game seats the same way
         if seat == "first":
-            seat = self.match.current_player if not self.match.over else 0
+            first = self.match.current_player
+            seat = first if first is not None else 0
+        elif isinstance(seat, str):
+            raise GuiError(400, f"seat must be an integer from 0 to {game.players - 1}, \"first\" or omitted for a "
+                                f"random seat; got {seat!r}")
         self.seat: int = seat if seat is not None else chance.randrange(game.players)
         # Each other seat gets the level's bot with its own copy of the bot's data.
         bots = list(game.env.opponents(level))
@@ -214,7 +219,7 @@ class ArraySession:
                 and frame.action in self.game.private_actions and not self.match.over)
 
     def caption(self, frame: Frame) -> str:
-        if frame.actor is None:
+        if frame.actor is None or frame.action is None:  # the start has neither
             return "Start of the game"
         name = self.seat_name(frame.actor)
         if self.hides(frame):
@@ -282,7 +287,7 @@ class ArraySession:
     def valid_actions(self) -> list[dict[str, Any]]:
         if self.mode != "play" or self.error or self.match.over or self.match.current_player != self.seat:
             return []
-        return [{"action": a, "label": self.game.labels[a]} for a in self.match.legal_actions()]
+        return [{"action": a, "label": self.game.labels[a]} for a in self.match.valid_action_ids()]
 
     def seats(self) -> list[dict[str, Any]]:
         return [{"player": p, "name": self.seat_name(p), "bot": self.bot_labels.get(p)}

@@ -11,7 +11,7 @@ import secrets
 import threading
 from collections import OrderedDict
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, overload
 
 import numpy as np
 
@@ -157,7 +157,15 @@ def discard(session: Any) -> None:
             pass
 
 
-def parse_seat(seat: Any, players: int, *, allow_first: bool = False) -> int | str | None:
+@overload
+def parse_seat(seat: Any, players: int, *, allow_first: Literal[False] = False) -> int | None: ...
+
+
+@overload
+def parse_seat(seat: Any, players: int, *, allow_first: bool) -> int | Literal["first"] | None: ...
+
+
+def parse_seat(seat: Any, players: int, *, allow_first: bool = False) -> int | Literal["first"] | None:
     """A seat from a request: an int in 0..players-1, None (random) or, when allowed, "first"."""
     if seat is None or (allow_first and seat == "first"):
         return seat

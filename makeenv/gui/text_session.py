@@ -58,7 +58,7 @@ class TextGame:
 
     def opponents(self) -> list[dict[str, Any]]:
         """Who the person may play against: the agent, and each bot level."""
-        choices = [{"value": "agent", "label": f"Agent: {self.agent_name}"}] if self.agent is not None else []
+        choices: list[dict[str, Any]] = [{"value": "agent", "label": f"Agent: {self.agent_name}"}] if self.agent is not None else []
         choices += [{"value": level, "label": f"Bots of level {level}" + (f" · {text}" if text else "")}
                     for level, text in sorted(self.bot_levels.items())]
         return choices
@@ -195,7 +195,11 @@ class TextSession:
                 self.status, self.message = "working", f"{self.names[seat]} is thinking..."
             from makeenv.text.turns import ask
 
-            answer = ask(self.game.agent, self.env, observation, player)
+            agent = self.game.agent
+            if agent is None:  # parse_opponent seats bots in every other seat when there is no agent
+                raise RuntimeError(f"{self.game.name}: seat {seat} is a text seat but no opponent agent was given; "
+                                   "start the server with an agent or choose a bot level")
+            answer = ask(agent, self.env, observation, player)
             if not self._step(player, answer):
                 return
         self._finish()

@@ -336,7 +336,7 @@ class ArrayTextEnv(TextEnv):
 
     def _board(self, seat: int) -> str:
         state = self.match.state(seat)
-        valid = self.match.legal_actions()
+        valid = self.match.valid_action_ids()
         return (f"[GAME] Your turn (Player {seat}, move {self.match.steps + 1}).\n"
                 f"{self.game.describe_state(state)}\n"
                 f"{list_valid_actions(valid, self.game.describe_action)}\n" + HOW_TO_ANSWER.format(example=valid[0]))
@@ -366,7 +366,7 @@ class ArrayTextEnv(TextEnv):
 
     def _step(self, player_id: int, action: str) -> dict[str, Any]:
         seat = self._seats[player_id]
-        valid = self.match.legal_actions()
+        valid = self.match.valid_action_ids()
         try:
             chosen = parse_answer(action, valid, self.game.describe_action, self.match.n_actions)
         except AnswerError as error:
@@ -460,7 +460,7 @@ class ArrayTextEnv(TextEnv):
         if self.match is None or self.done or (player_id is not None and player_id != self.current_player):
             return []
         return [{"answer": f"[{a}]", "label": self.game.describe_action(a), "action": a}
-                for a in self.match.legal_actions()]
+                for a in self.match.valid_action_ids()]
 
     def result_panel(self, player_id: int | None = None) -> list[dict[str, Any]]:
         if not self.done:

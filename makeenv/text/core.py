@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from typing import Any
 
 
@@ -216,7 +217,7 @@ class TextEnv(ABC):
         """Every message ``player_id`` was sent so far, as ``(sender, kind, text)``."""
         return [(sender, kind, text) for (sender, kind), text in zip(self._meta[player_id], self._inbox[player_id])]
 
-    def finish(self, rewards: dict[int, float], reason: str) -> None:
+    def finish(self, rewards: Mapping[int, float], reason: str) -> None:
         """End the game with ``rewards`` per player and a reason shown in ``info`` and the record.
 
         Whole numbers are kept as ints (+1, -1, 0); others (a pot split in halves) as floats.

@@ -205,7 +205,7 @@ class LocalModel:
         llama_cpp, ctx = self._llama_cpp, self.llm.ctx
         llama_cpp.llama_memory_seq_rm(llama_cpp.llama_get_memory(ctx), -1, start, -1)
         self._blocks_done = self._blocks_done[:start]
-        rows = []
+        rows: list[np.ndarray] = []
         for begin in range(start, len(tokens), BLOCK):
             block = tokens[begin:begin + BLOCK]
             wanted = [begin + i >= first for i in range(len(block))]

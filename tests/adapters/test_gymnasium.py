@@ -10,7 +10,7 @@ from gymnasium.utils.env_checker import check_env
 
 import makeenv
 import makeenv.adapters  # registers makeenv/<Game>  # noqa: F401
-from makeenv.adapters import to_gymnasium
+from makeenv.adapters import common, to_gymnasium
 from makeenv.array.contract import load_array_env
 from makeenv.array.errors import InvalidActionError
 from makeenv.games.tic_tac_toe import logic as T
@@ -139,6 +139,23 @@ def test_options_are_checked():
         to_gymnasium("TicTacToe", invalid_reward=float("nan"))
     with pytest.raises(TypeError, match="game options"):
         to_gymnasium(makeenv.make("TicTacToe"), players=2)
+
+
+def test_reading_the_game_before_reset_or_at_the_wrong_time_says_what_to_do():
+    env = to_gymnasium("TicTacToe", level=0, seat=0)
+    with pytest.raises(RuntimeError, match=r"TicTacToe: no game has started yet; call reset\(\) first"):
+        env.action_masks()
+    env.reset(seed=0)
+    running = env.match
+    with pytest.raises(RuntimeError, match="still running at step 0, so it has no outcome yet"):
+        common.final_outcome(running)
+    ended = running.copy()
+    for action in (0, 3, 1, 4, 2):  # X takes the top row
+        ended.step(action)
+    assert common.final_outcome(ended).winners == (0,)
+    with pytest.raises(RuntimeError, match="over at step 5, so nobody is to move"):
+        common.player_to_move(ended)
+    assert common.player_to_move(running) == 0
 
 
 def test_render_modes_of_an_svg_game_and_a_png_game():

@@ -110,6 +110,8 @@ def test_invalid_action_raise_names_the_player_and_changes_nothing():
 
 
 def test_bad_options_get_clear_errors():
+    with pytest.raises(RuntimeError, match=r"TicTacToe: no game has started yet; call reset\(\) first"):
+        to_pettingzoo("TicTacToe").observe("player_0")
     with pytest.raises(ValueError, match="invalid_action='forfeit'"):
         to_pettingzoo("TicTacToe", invalid_action="forfeit")
     with pytest.raises(ValueError, match="turn-based"):
@@ -169,7 +171,7 @@ def test_isolated_matches_stay_reproducible_when_interleaved():
         for _ in range(moves):
             if match.over:
                 break
-            match.step(match.legal_actions()[0])
+            match.step(match.valid_action_ids()[0])
             states.append(match.state(0).copy())
         return states
 
@@ -180,7 +182,7 @@ def test_isolated_matches_stay_reproducible_when_interleaved():
         interleaved.append(first.state(0).copy())
         for match in (first, second):
             if not match.over:
-                match.step(match.legal_actions()[0])
+                match.step(match.valid_action_ids()[0])
     interleaved.append(first.state(0).copy())
     assert all(np.array_equal(a, b) for a, b in zip(alone, interleaved))
     hands = {tuple(env.new_match(seed, isolated=True).state(0)) for seed in range(12)}

@@ -137,7 +137,7 @@ def test_the_seed_idiom_runs_on_a_scaffolded_game(tmp_path):
     assert 0 < wins < 200
     match = env.new_match(seed=1)
     while not match.over:
-        match.step(match.legal_actions()[0])
+        match.step(match.valid_action_ids()[0])
     for player in (0, 1):
         final = env.getPlayerState(match.array, player)
         assert list(np.flatnonzero(env.getValidActions(final))) == [0]

@@ -77,7 +77,7 @@ def test_results_count_shared_wins_draws_losses_and_returns_per_seat():
 def test_match_outcome_and_invalid_action_message():
     env = makeenv.make(BIDDING, players=2)
     match = env.new_match(seed=4)
-    assert match.current_player == 0 and match.legal_actions() == [0, 1, 2, 3]
+    assert match.current_player == 0 and match.valid_action_ids() == [0, 1, 2, 3]
     with pytest.raises(InvalidActionError, match=r"player 0 chose action 5 at step 1, which is out of range"):
         match.step(5)
     twin = match.copy()

@@ -109,13 +109,13 @@ def test_drawings_and_words_along_a_game(game):
             assert isinstance(words, str) and words.strip()
         if match.over:
             break
-        legal = match.legal_actions()
+        legal = match.valid_action_ids()
         names = [env.describe_action(a) for a in legal]
         assert all(isinstance(n, str) and n.strip() for n in names)
         match.step(int(rng.choice(legal)))
         if match.steps > 60:  # long games: the rest without pictures
             while not match.over:
-                match.step(int(rng.choice(match.legal_actions())))
+                match.step(int(rng.choice(match.valid_action_ids())))
 
 
 # ---- the classics against OpenSpiel --------------------------------------------------------------

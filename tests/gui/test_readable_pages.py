@@ -44,7 +44,7 @@ def test_every_move_since_the_persons_last_one_is_listed(splendor_game):
     assert {m["caption"].split(" played ")[0] for m in recent["moves"]} == set(bots)
     assert session.snapshot()["seat_names"] == [*bots, "You"]
     for _ in range(2):  # a Splendor turn may take several steps (tokens one at a time)
-        session.act(session.match.legal_actions()[0])
+        session.act(session.match.valid_action_ids()[0])
         mine = max(f.index for f in session.frames if f.actor == session.seat)
         last = len(session.frames) - 1
         indices = [m["index"] for m in session.snapshot()["recent"]["moves"]]

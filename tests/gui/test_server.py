@@ -155,6 +155,18 @@ def test_malformed_requests_get_400(client):
     assert "unknown field" in client.post("/api/sessions", json={"path": "/etc/passwd"}).json()["error"]
 
 
+def test_an_array_session_checks_its_seat_itself(rps_env):
+    """Built directly (not through the API's parse_seat), a session still refuses a seat it cannot take."""
+    from makeenv.gui.array_session import ArrayGame, ArraySession
+    from makeenv.gui.common import GuiError
+
+    game = ArrayGame(rps_env)
+    with pytest.raises(GuiError, match='seat must be an integer from 0 to 1, "first" or omitted') as caught:
+        ArraySession(game, "play", 0, "last")
+    assert caught.value.status == 400
+    assert ArraySession(game, "play", 0, "first", seed=3).seat == 0
+
+
 def test_actions_after_the_end_and_in_a_watched_game_get_400(client):
     end = play_to_end(client, client.post("/api/sessions", json={"seat": 0}).json())
     response = client.post(f"/api/sessions/{end['session_id']}/actions", json={"action": 3})

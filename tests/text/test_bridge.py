@@ -226,7 +226,7 @@ def test_the_listing_is_read_back_from_observations_and_nothing_else_is():
     observation = env.get_observation()[1]
     assert "Invalid move" in observation
     assert listed_options(observation) == env.action_options(0)   # the newest listing, this turn's
-    assert [o["action"] for o in listed_options(observation)] == list(env.match.legal_actions())
+    assert [o["action"] for o in listed_options(observation)] == list(env.match.valid_action_ids())
     for text in ("", "Write your strategy.", "Valid actions: [0], [1]", "Valid actions:\nnone listed", None):
         assert listed_options(text) == []
 

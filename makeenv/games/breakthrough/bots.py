@@ -35,11 +35,10 @@ from .logic import (
     NUM_STEPS,
     ROWS,
     TARGET,
-    WHITE,
     WHITE_PIECE,
-    legal_moves,
     sampleEnv,
     stepEnv,
+    valid_moves,
 )
 
 WIN_SCORE = 1.0e6
@@ -143,7 +142,7 @@ def greedy(state, data):
     root = sampleEnv(state)
     player = int(root[E_PLAYER])
     moves = np.empty(MAX_MOVES, dtype=np.int64)
-    n = legal_moves(root, moves)
+    n = valid_moves(root, moves)
     if n == 0:
         return 0, data
     child = np.empty(ENV_SIZE, dtype=np.float64)
@@ -167,11 +166,11 @@ def _win_chance(score):
 
 @njit(cache=True)
 def _expand(env, first, moves, scratch, edge_action, edge_child, edge_visits, edge_wins, edge_minimax):
-    """Give the position ``env`` its edges from ``first`` on: one per legal move, each starting with
+    """Give the position ``env`` its edges from ``first`` on: one per valid move, each starting with
     PRIOR_VISITS visits valued by evaluate() one move ahead (also its first minimax value).
     Returns (edge count, the best edge's value for the player to move)."""
     mover = int(env[E_PLAYER])
-    n = legal_moves(env, moves)
+    n = valid_moves(env, moves)
     best = 0.0
     for i in range(n):
         copy_into(scratch, env)
@@ -190,7 +189,7 @@ def mcts(state, data):
     iterations = int(data[0]) if data.shape[0] > 0 and data[0] >= 1.0 else ITERATIONS
     root = sampleEnv(state)
     max_nodes = iterations + 1
-    # the tree: node k owns edges first[k] .. first[k] + count[k] - 1 (its legal moves);
+    # the tree: node k owns edges first[k] .. first[k] + count[k] - 1 (its valid moves);
     # edge e leads to node edge_child[e] (-1 until expanded); edge_wins counts for the mover
     first = np.empty(max_nodes, dtype=np.int64)
     count = np.empty(max_nodes, dtype=np.int64)

@@ -1,7 +1,7 @@
 """Breakthrough drawings and words: one SVG per state from its player's view, and text for language models.
 
 ``render(state)`` draws the board with the player's home row at the bottom (Black sees it
-turned round), whose turn it is, the last move and the result. On the player's turn every legal
+turned round), whose turn it is, the last move and the result. On the player's turn every valid
 move is a small arrow on the moving piece, pointing where it goes (red when it captures), and
 clickable (``data-action``). ``describe_action`` names a move, ``describe_state`` writes the
 board as text. Python only; the rules live in ``logic.py``.
@@ -69,7 +69,7 @@ def describe_action(action: int) -> str:
     ends = [f"to {square_name(t)} for {COLOUR_NAMES[p]}" for p in (1, 0)
             if (t := step_target(a, p)) is not None]
     if not ends:
-        return f"Step the piece on {square_name(square)} off the board (never legal)"
+        return f"Step the piece on {square_name(square)} off the board (never valid)"
     where = ", ".join(ends)
     if step == STRAIGHT:
         return f"Step the piece on {square_name(square)} straight forward ({where})"
@@ -79,7 +79,7 @@ def describe_action(action: int) -> str:
 
 
 def move_name(action: int, player: int, board: np.ndarray) -> str:
-    """Short notation of a legal move of ``player``: "e2-e3", or "e2xd3" for a capture."""
+    """Short notation of a valid move of ``player``: "e2-e3", or "e2xd3" for a capture."""
     square = int(action) // NUM_STEPS
     target = step_target(action, player)
     capture = target is not None and board[target] == THEIRS
@@ -184,7 +184,7 @@ def _arrow(action: int, me: int, board: np.ndarray, corner) -> str:
 
 
 def describe_state(state) -> str:
-    """The state in words: the board as text rows, whose turn it is, the legal moves, the result."""
+    """The state in words: the board as text rows, whose turn it is, the valid moves, the result."""
     state = _check(state)
     me = 1 if state[S_WHITE] == 1.0 else 0
     board = state[S_BOARD:S_BOARD + NUM_SQUARES]
@@ -207,7 +207,7 @@ def describe_state(state) -> str:
                      "Game over: you lost." if state[S_LOST] == 1.0 else "Game over.")
     elif state[S_MY_TURN] == 1.0:
         moves = [f"{move_name(int(a), me, board)} (action {int(a)})" for a in np.flatnonzero(getValidActions(state))]
-        lines.append("Your turn. Legal moves: " + ", ".join(moves) + ".")
+        lines.append("Your turn. Valid moves: " + ", ".join(moves) + ".")
     else:
         lines.append("Waiting for your opponent to move.")
     return "\n".join(lines)

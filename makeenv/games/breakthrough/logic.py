@@ -36,7 +36,7 @@ MINE, THEIRS = 1.0, 2.0            # state board values (relative to the player 
 NUM_STEPS = 3                      # 0 diagonal towards file a, 1 straight, 2 diagonal towards file h
 STRAIGHT = 1
 NUM_ACTIONS = NUM_SQUARES * NUM_STEPS   # 192
-MAX_MOVES = 48                     # 16 pieces x 3 steps: a bound on one side's legal moves
+MAX_MOVES = 48                     # 16 pieces x 3 steps: a bound on one side's valid moves
 FORWARD = (1, -1)                  # row change of a step: Black moves down (rows grow), White up
 
 
@@ -134,8 +134,8 @@ def step_allowed(board, action, player, mine) -> bool:
 
 
 @njit(cache=True)
-def legal_moves(env, out) -> int:
-    """Write the legal actions of the player to move into ``out`` (ascending); return how many."""
+def valid_moves(env, out) -> int:
+    """Write the valid actions of the player to move into ``out`` (ascending); return how many."""
     player = int(env[E_PLAYER])
     mine = BLACK_PIECE if player == BLACK else WHITE_PIECE
     board = env[E_BOARD:E_BOARD + NUM_SQUARES]
@@ -216,7 +216,7 @@ def getValidActions(state):
 
 @njit(cache=True)
 def stepEnv(action, env):
-    """Play ``action`` for the player to move (an action that is not legal leaves env unchanged)."""
+    """Play ``action`` for the player to move (an action that is not valid leaves env unchanged)."""
     if action < 0 or action >= NUM_ACTIONS or env[E_WINNER] >= 0.0:
         return env
     player = int(env[E_PLAYER])

@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .logic import CELLS, COLUMNS, H, LINE_SHIFTS, ROWS, S_MINE, S_OVER, S_THEIRS
+from .logic import CELLS, COLUMNS, LINE_SHIFTS, ROWS, S_MINE, S_OVER, S_THEIRS, H
 
 SEARCH_DEPTH = 7   # plies searched by level 2 beyond its own move
 WIN = 10_000       # a win on the k-th disc of the game scores WIN - k (the sooner the better)

@@ -18,8 +18,6 @@ from .logic import (
     NUM_RANKS,
     PASS,
     RANK_NAMES,
-    STATE_SIZE,
-    SUIT_NAMES,
     S_ATTACKING,
     S_COVERED,
     S_DEFENDER,
@@ -38,6 +36,8 @@ from .logic import (
     S_TRUMP_SUIT,
     S_WINNER,
     S_WON,
+    STATE_SIZE,
+    SUIT_NAMES,
     isValidAction,
 )
 
@@ -231,7 +231,7 @@ def render(state) -> str:
         parts.append(f'<text x="85" y="{ty + 128}" text-anchor="middle" font-size="11" fill="#d1fae5">(drawn)</text>')
     target = _one(state, S_TO_BEAT, NUM_CARDS)
     parts.append(f'<text x="220" y="{ty + 22}" font-size="13" fill="#d1fae5">On the table</text>')
-    x = 220
+    x: float = 220
     if target >= 0:
         parts.append(_card(x, ty + 34, target, trump, highlight="#ef4444"))
         parts.append(f'<text x="{x + CARD_W / 2}" y="{ty + 126}" text-anchor="middle" font-size="11" '

@@ -18,8 +18,6 @@ import numpy as np
 from numba import njit
 
 from .logic import (
-    _pending,
-    _phase,
     A_DISCARD,
     A_DRAW,
     A_GIVE,
@@ -56,6 +54,8 @@ from .logic import (
     S_SEAT,
     SHUFFLE,
     SKIP,
+    _pending,
+    _phase,
     getCurrentPlayer,
     getPlayerState,
     getValidActions,

@@ -333,7 +333,7 @@ def render(state) -> str:
     elif phase == DISCARDING:
         offset = A_DISCARD
     else:
-        offset = None
+        offset = -1
     hint = {0: "click a highlighted card to play it", A_GIVE: "click a card to give it",
             A_DISCARD: "click a card to discard it"}.get(offset, "") if mine else ""
     if hint:
@@ -343,7 +343,7 @@ def render(state) -> str:
         n = g["hand"][kind]
         if n == 0:
             continue
-        action = offset + kind if offset is not None else -1
+        action = offset + kind if offset >= 0 else -1
         live = 0 <= action < NUM_ACTIONS and valid[action] == 1.0 and (offset != 0 or 1 <= kind <= 5)
         card = _card(x, 376, kind, n, ring="#f59e0b" if live else None)
         parts.append(_clickable(action, valid, card, describe_action(action)) if live else card)

@@ -65,8 +65,8 @@ def _read(state) -> dict:
     rounds = _number(state[S_ROUND], NUM_CARDS)
     history = []
     for r in range(rounds):
-        prize, mine, theirs = (_number(state[S_HISTORY + 3 * r + i], NUM_CARDS) for i in range(3))
-        history.append((prize, mine, theirs))
+        won, mine, theirs = (_number(state[S_HISTORY + 3 * r + i], NUM_CARDS) for i in range(3))
+        history.append((won, mine, theirs))
     prize = _cards(state, S_PRIZE)
     my_bid = _cards(state, S_MY_BID)
     return {

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from numba import njit
@@ -163,7 +164,7 @@ def load_policy(path: Path | str = POLICY_FILE) -> np.ndarray:
     return table
 
 
-LEVELS = {1: hand_strength}
+LEVELS: dict[int, Any] = {1: hand_strength}
 if POLICY_FILE.exists():  # absent only while make_policy rebuilds it
     LEVELS[2] = Bot(cfr, data=load_policy())
 POLICIES = {1: hand_strength_policy, 2: cfr_policy}

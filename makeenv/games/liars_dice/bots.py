@@ -114,7 +114,7 @@ def odds_bidder(state, data):
 
 
 @njit(cache=True)
-def _legal_count(view) -> int:
+def _valid_count(view) -> int:
     """How many actions the player of ``view`` may choose from (the bids above the last, and Liar)."""
     first = int(view[S_BID])
     return NUM_PLAYERS * _dice_per_player(view) * FACES - first + (1 if first > 0 else 0)
@@ -124,7 +124,7 @@ def _legal_count(view) -> int:
 def _random_move(view) -> int:
     """A uniformly random valid action for the player of ``view``."""
     first = int(view[S_BID])
-    k = int(np.random.random() * _legal_count(view))
+    k = int(np.random.random() * _valid_count(view))
     if first + k >= NUM_PLAYERS * _dice_per_player(view) * FACES:
         return LIAR
     return first + k
@@ -149,7 +149,7 @@ def _opponent_likelihoods(env, me):
             continue
         if made_by != me + 1.0:
             view = getPlayerState(replay, 1 - me)
-            options = _legal_count(view)
+            options = _valid_count(view)
             chance /= options
             if odds_move(view) == b:
                 rule *= 1.0 - SLIP + SLIP / options

@@ -25,8 +25,12 @@ class Haggler:
         self.floor = floor
 
     def __call__(self, observation: str) -> str:
-        pile = tuple(int(n) for n in _TABLE.search(observation).groups())
-        values = tuple(int(v) for v in _VALUES.search(observation).groups())
+        table, own = _TABLE.search(observation), _VALUES.search(observation)
+        if table is None or own is None:
+            raise ValueError("Haggler: the observation does not show the items on the table and my values; "
+                             "it plays Negotiation-v0 observations")
+        pile = tuple(int(n) for n in table.groups())
+        values = tuple(int(v) for v in own.groups())
         turns = _LEFT.findall(observation)
         left = int(turns[-1]) if turns else 10
         ask = max(self.floor, min(self.start_ask, self.floor + left // 3))

@@ -166,6 +166,7 @@ class NegotiationEnv(TextEnv):
             self.send(f"[Player {player_id}] {talk}", to=other, kind="message", sender=player_id)
         info: dict[str, Any] = {"move": move["kind"]}
         if move["kind"] == "accept":
+            assert self.proposal is not None  # parse_move accepts only a standing proposal
             takes = self.proposal["takes"]
             by = self.proposal["by"]
             self.deal = {by: takes, 1 - by: tuple(p - t for p, t in zip(self.pile, takes))}
@@ -253,7 +254,7 @@ class NegotiationEnv(TextEnv):
             got = self.deal[p] if self.deal is not None else (0, 0, 0)
             name = f"Player {p}" + (" (you)" if p == player_id else "")
             rows.append([name, ", ".join(f"{i} {v}" for i, v in zip(ITEMS, self.values[p])), items_text(got),
-                         str(self.rewards[p])])
+                         str((self.rewards or {}).get(p, 0))])
         talks = "\n".join(f"Player {m['player']}: {m['text']}" for m in self.transcript) or "(no messages)"
         return [{"kind": "table", "title": self.reason, "columns": ["Player", "Values", "Gets", "Points"], "rows": rows},
                 {"kind": "text", "title": "The talks", "text": talks}]

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from makeenv.text.core import TextEnv, TextEnvError
 from makeenv.text.jury.base import MAX_SUBMISSION_CHARS, Jury, JuryUnavailable, Verdict

@@ -42,13 +42,13 @@ from .logic import (
     Q_BONUS,
     Q_TOKENS,
     RESERVE_SLOTS,
-    SEAT_SIZE,
     S_BANK,
     S_BOARD,
     S_NOBLES,
     S_RESERVED,
     S_SEATS,
     S_TAKEN,
+    SEAT_SIZE,
     getCurrentPlayer,
     getPlayerState,
     getValidActions,
@@ -56,7 +56,6 @@ from .logic import (
     sampleEnv,
     stepEnv,
 )
-
 
 # ---- level 1: greedy -----------------------------------------------------------------------------
 

@@ -784,7 +784,7 @@ def sampleEnv(state):
         used = 0
         for r in range(1, players):
             seat = E_SEAT + SEAT_SIZE * ((me + r) % players)
-            for k in range(int(state[S_SEATS + STATE_SEAT * r + Q_RESERVED + level])):
+            for _ in range(int(state[S_SEATS + STATE_SEAT * r + Q_RESERVED + level])):
                 if used < count:
                     _reserve_slot(env, seat, unseen[used])
                     used += 1

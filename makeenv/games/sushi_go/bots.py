@@ -20,22 +20,18 @@ from .logic import (
     B_TABLE,
     CHOPSTICKS,
     DUMPLING,
-    EGG,
     E_PLAYERS,
     E_ROUND,
     E_TURN,
+    EGG,
     MAKI1,
     MAKI2,
     MAKI3,
     NUM_ACTIONS,
     NUM_KINDS,
-    PUDDING,
     P_POINTS,
     P_PUDDINGS,
-    SALMON,
-    SASHIMI,
-    SEAT_BLOCK,
-    SQUID,
+    PUDDING,
     S_HAND,
     S_OVER,
     S_PICKED,
@@ -44,6 +40,10 @@ from .logic import (
     S_ROUND,
     S_SEATS,
     S_TURN,
+    SALMON,
+    SASHIMI,
+    SEAT_BLOCK,
+    SQUID,
     TEMPURA,
     USE_CHOPSTICKS,
     WASABI,
@@ -223,7 +223,7 @@ def search_action(state, iterations):
     path = np.zeros(4, dtype=np.int64)
     used = 1
     me = -1
-    for it in range(iterations):
+    for _ in range(iterations):
         env = sampleEnv(state)
         me = getCurrentPlayer(env)
         rnd, turn = env[E_ROUND], env[E_TURN]

@@ -30,8 +30,6 @@ from .logic import (
     MAX_PLAYERS,
     NUM_KINDS,
     NUM_ROUNDS,
-    SEAT_BLOCK,
-    STATE_SIZE,
     S_CHOPSTICKS,
     S_EARLIER,
     S_HAND,
@@ -44,6 +42,8 @@ from .logic import (
     S_SEATS,
     S_TURN,
     S_WON,
+    SEAT_BLOCK,
+    STATE_SIZE,
     USE_CHOPSTICKS,
     isValidAction,
 )

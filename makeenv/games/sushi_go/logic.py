@@ -137,7 +137,7 @@ def deal_round(env):
         base = E_HANDS + h * NUM_KINDS
         for k in range(NUM_KINDS):
             env[base + k] = 0.0
-        for i in range(size):
+        for _ in range(size):
             env[base + int(env[E_DECK + dealt])] += 1.0
             dealt += 1
     env[E_DEALT] = dealt

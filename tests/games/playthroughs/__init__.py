@@ -57,7 +57,7 @@ def playthrough(env: Any, seed: int = SEED) -> str:
              f"# regenerate after a deliberate rules change: {UPDATE_COMMAND}"]
     while not match.over:
         player = match.current_player
-        action = int(rng.choice(match.legal_actions()))
+        action = int(rng.choice(match.valid_action_ids()))
         if match.steps < FULL_MOVES or match.steps % STATE_EVERY == 0:
             lines += ["", f"player {player} sees:", indent(env.describe_state(match.state(player)))]
         lines.append(f"move {match.steps + 1}: player {player} plays [{action}] {env.describe_action(action)}")
