@@ -20,8 +20,8 @@ import time
 import numba
 
 import makeenv
-from makeenv.games import poker_openspiel
-from makeenv.games.poker_cfr import CFRSolver
+from makeenv.games._poker import openspiel as poker_openspiel
+from makeenv.games._poker.cfr import CFRSolver
 
 CHECKPOINTS = {"KuhnPoker": (10, 30, 100, 200, 300, 1000), "LeducPoker": (10, 30, 40, 50, 100, 300, 1000)}
 QUICK = {"KuhnPoker": (10, 100, 300), "LeducPoker": (10, 50, 100)}

@@ -3,7 +3,7 @@
     python examples/cfr_poker.py                          # both games, to their targets
     python examples/cfr_poker.py --game LeducPoker --target 0.01
 
-The solver (``makeenv.games.poker_cfr.CFRSolver``) walks every deal's game tree by stepping
+The solver (``makeenv.games._poker.cfr.CFRSolver``) walks every deal's game tree by stepping
 copies of envs and keys information sets by the player's state vector; nothing in it knows
 poker. Every few iterations this script asks OpenSpiel (the independent reference) how
 exploitable the average strategy is, and stops at the target: below 0.001 chips per hand for
@@ -17,8 +17,8 @@ import time
 from dataclasses import dataclass
 
 import makeenv
-from makeenv.games import poker_openspiel
-from makeenv.games.poker_cfr import CFRSolver
+from makeenv.games._poker import openspiel as poker_openspiel
+from makeenv.games._poker.cfr import CFRSolver
 
 TARGETS = {"KuhnPoker": 0.001, "LeducPoker": 0.05}
 

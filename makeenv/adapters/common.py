@@ -7,18 +7,17 @@ makes every state value finite and ``>= 0``; it sets no upper bound), the valid 
 
 from __future__ import annotations
 
-import io
 from typing import Any
 
 import numpy as np
 
 from makeenv.array.contract import ArrayEnv
 from makeenv.array.referee import Match, Outcome
+from makeenv.pictures import read_picture
 
 OBS_DTYPE = np.float32
 MASK_DTYPE = np.int8
 INVALID_ACTION_CHOICES = ("lose", "raise")
-PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 RENDER_FPS = 4
 
 
@@ -139,11 +138,8 @@ def render_modes(env: ArrayEnv) -> list[str]:
     modes = ["ansi"]
     if env.game_render is None:
         return modes
-    picture = env.render(np.asarray(env.getPlayerState(env.initEnv(), 0), dtype=np.float64))
-    if _is_raster(picture):
-        modes.append("rgb_array")
-    elif isinstance(picture, (str, bytes, bytearray)):
-        modes.append("svg")
+    picture = read_picture(env.render(np.asarray(env.getPlayerState(env.initEnv(), 0), dtype=np.float64)))
+    modes.append("svg" if picture.svg is not None else "rgb_array")
     return modes
 
 
@@ -164,25 +160,5 @@ def render_state(env: ArrayEnv, state: np.ndarray, render_mode: str | None) -> A
         return None
     if render_mode == "ansi":
         return env.describe_state(state)
-    picture = env.render(state)
-    if render_mode == "svg":
-        return picture.decode("utf-8") if isinstance(picture, (bytes, bytearray)) else picture
-    return rgb_array(env.name, picture)
-
-
-def _is_raster(picture: Any) -> bool:
-    if isinstance(picture, (bytes, bytearray)):
-        return bytes(picture[:8]) == PNG_MAGIC
-    return hasattr(picture, "save") and hasattr(picture, "convert")  # a PIL image
-
-
-def rgb_array(game: str, picture: Any) -> np.ndarray:
-    """PNG bytes or a PIL image as an ``(H, W, 3)`` uint8 array."""
-    try:
-        from PIL import Image
-    except ImportError:  # pragma: no cover - Pillow comes with the game that returns PIL images
-        raise ImportError(f"{game}: render_mode='rgb_array' decodes the game's PNG pictures with Pillow: "
-                          "pip install pillow") from None
-    image = Image.open(io.BytesIO(bytes(picture))) if isinstance(picture, (bytes, bytearray)) else picture
-    return np.asarray(image.convert("RGB"), dtype=np.uint8).copy()
-
+    picture = read_picture(env.render(state))
+    return picture.svg if render_mode == "svg" else picture.rgb_array()

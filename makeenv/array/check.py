@@ -13,9 +13,7 @@ the runner, the GUI and the adapters, while the contract functions' answers are 
 from __future__ import annotations
 
 import inspect
-import io
 import random
-import xml.etree.ElementTree as ElementTree
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,6 +25,7 @@ from makeenv.array.cache import is_numba_function
 from makeenv.array.contract import CONTRACT, OPTIONAL_FUNCTIONS, ArrayEnv, load_array_env
 from makeenv.array.errors import ArrayEnvError, GameCompileError, GameError, explain_compile_error, strip_internal_names
 from makeenv.array.readme import layout_problems
+from makeenv.pictures import PictureError, read_picture, svg_problem
 
 MAX_REPORTED = 3  # problems reported per check (the first few are enough to fix it)
 
@@ -725,27 +724,11 @@ def _sample_states(ctx: CheckContext, count: int = 12) -> list[np.ndarray]:
 
 def picture_problem(picture: Any, n_actions: int) -> str | None:
     """What is wrong with a render result (SVG text, PNG bytes or a PIL image), or None."""
-    if isinstance(picture, str):
-        try:
-            root = ElementTree.fromstring(picture)
-        except ElementTree.ParseError as exc:
-            return f"returned SVG text that is not well-formed XML ({exc})"
-        if not root.tag.endswith("svg"):
-            return f"returned XML whose root is <{root.tag}>, not <svg>"
-        for element in root.iter():
-            value = element.get("data-action")
-            if value is not None and not (value.isdigit() and int(value) < n_actions):
-                return f"marked an element data-action={value!r}; it must be an action 0..{n_actions - 1}"
-        return None
-    if isinstance(picture, (bytes, bytearray)):
-        return None if bytes(picture[:8]) == b"\x89PNG\r\n\x1a\n" else "returned bytes that are not a PNG image"
-    if hasattr(picture, "save"):
-        try:
-            picture.save(io.BytesIO(), format="PNG")
-        except Exception as exc:
-            return f"returned an image that cannot be saved as PNG ({exc})"
-        return None
-    return f"returned {type(picture).__name__}; it must return SVG text, PNG bytes or a PIL image"
+    try:
+        drawn = read_picture(picture)
+    except PictureError as exc:
+        return str(exc).removeprefix("render(state) ")
+    return svg_problem(drawn.svg, n_actions) if drawn.svg is not None else None
 
 
 def check_render(ctx: CheckContext) -> list[str]:

@@ -1,8 +1,9 @@
 """``makeenv new NAME``: a new array-game folder that passes ``check_env`` as generated.
 
-The folder holds ``__init__.py`` (the contract functions, with the action / state / env layouts in
-comments), ``README.md`` (the same layouts as tables, and the contract table) and
-``test_<name>.py``. The templates sit beside this module (``scaffold_template_*``).
+The folder has the shape of makeenv's own games: ``logic.py`` (the rules: the contract functions,
+with the action / state / env layouts in comments), ``bots.py`` (the levels), ``draw.py`` (words
+and pictures), ``__init__.py`` (gathering them), ``README.md`` (the same layouts as tables, and the
+contract table) and ``test_<name>.py``. The templates sit beside this module (``scaffold_template_*``).
 """
 
 from __future__ import annotations
@@ -15,6 +16,9 @@ from pathlib import Path
 HERE = Path(__file__).parent
 TEMPLATES = {
     "__init__.py": HERE / "scaffold_template_init.py.txt",
+    "logic.py": HERE / "scaffold_template_logic.py.txt",
+    "bots.py": HERE / "scaffold_template_bots.py.txt",
+    "draw.py": HERE / "scaffold_template_draw.py.txt",
     "README.md": HERE / "scaffold_template_README.md",
     "test_{snake}.py": HERE / "scaffold_template_test.py.txt",
 }

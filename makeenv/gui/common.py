@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import base64
 import dataclasses
 import inspect
-import io
 import math
 import secrets
 import threading
@@ -15,7 +13,7 @@ from typing import Any, Literal, overload
 
 import numpy as np
 
-PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+from makeenv.pictures import read_picture
 
 
 class GuiError(Exception):
@@ -67,31 +65,14 @@ def jsonable(obj: Any) -> Any:
 
 def picture_uri(picture: Any) -> str | None:
     """A game's drawing (SVG text, PNG bytes or a PIL image) as a ``data:`` URI for an <img>."""
-    if picture is None:
-        return None
-    if isinstance(picture, str):
-        return "data:image/svg+xml;base64," + base64.b64encode(picture.encode("utf-8")).decode("ascii")
-    if isinstance(picture, (bytes, bytearray)):
-        kind = "png" if bytes(picture[:8]) == PNG_MAGIC else "svg+xml"
-        return f"data:image/{kind};base64," + base64.b64encode(bytes(picture)).decode("ascii")
-    if hasattr(picture, "save"):  # a PIL image
-        buffer = io.BytesIO()
-        picture.save(buffer, format="PNG")
-        return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
-    raise TypeError(f"render(state) returned {type(picture).__name__}; expected SVG text, PNG bytes or a PIL image")
+    return None if picture is None else read_picture(picture).data_uri()
 
 
 def picture_fields(picture: Any) -> dict[str, str | None]:
     """How the page shows a drawing: ``{"svg": text}`` (inlined, so its ``data-action`` elements can
     be clicked) or ``{"image": data URI}`` (a raster picture, shown as an <img>)."""
-    if isinstance(picture, (bytes, bytearray)) and bytes(picture[:8]) != PNG_MAGIC:
-        try:
-            picture = bytes(picture).decode("utf-8")
-        except UnicodeDecodeError:
-            raise TypeError("render(state) returned bytes that are neither PNG nor UTF-8 SVG text") from None
-    if isinstance(picture, str):
-        return {"svg": picture, "image": None}
-    return {"svg": None, "image": picture_uri(picture)}
+    drawn = read_picture(picture)
+    return {"svg": drawn.svg, "image": None if drawn.svg is not None else drawn.data_uri()}
 
 
 def readme_beside(obj: Any) -> str:

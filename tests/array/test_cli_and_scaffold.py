@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -105,14 +106,20 @@ def test_new_scaffolds_a_game_that_passes_check_env(tmp_path):
     result = invoke("new", "TakeAway", "--dir", str(tmp_path))
     assert result.exit_code == 0, result.output
     folder = tmp_path / "take_away"
-    assert sorted(p.name for p in folder.iterdir()) == ["README.md", "__init__.py", "test_take_away.py"]
-    source = (folder / "__init__.py").read_text()
+    # the built-in games' shape: rules, bots, drawing, a package gathering them, README, a test
+    assert sorted(p.name for p in folder.iterdir()) == [
+        "README.md", "__init__.py", "bots.py", "draw.py", "logic.py", "test_take_away.py"]
+    builtin = {p.name for p in (Path(makeenv.__file__).parent / "games" / "tic_tac_toe").glob("*.py")}
+    assert {"__init__.py", "logic.py", "bots.py", "draw.py"} <= builtin
+    source = (folder / "logic.py").read_text()
     for name in ("initEnv", "getAgentState", "stepEnv", "getValidActions", "getReward", "checkEnded",
                  "getCurrentPlayer", "getPlayerState", "getActionSize", "getStateSize", "getAgentSize"):
         assert f"def {name}(" in source
     assert "# ---- env:" in source and "# ---- state:" in source
+    assert "def greedy_bot(state, data)" in (folder / "bots.py").read_text()
+    drawing = (folder / "draw.py").read_text()
     for stub in ("def render(state)", "def describe_action(action)", "def describe_state(state)", "data-action"):
-        assert stub in source
+        assert stub in drawing
     readme = (folder / "README.md").read_text()
     assert "## Actions" in readme and "## State" in readme and "## Env" in readme and "| index | meaning |" in readme
     env = makeenv.make(str(folder))

@@ -12,11 +12,11 @@ import pytest
 
 import makeenv
 from makeenv.games import kuhn_poker
+from makeenv.games._poker.cfr import CFRSolver
 from makeenv.games.kuhn_poker import logic as K
-from makeenv.games.poker_cfr import CFRSolver
 
 pytest.importorskip("pyspiel")
-from makeenv.games import poker_openspiel  # noqa: E402  (needs open_spiel)
+from makeenv.games._poker import openspiel as poker_openspiel  # noqa: E402  (needs open_spiel)
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "cfr_poker.py"
 

@@ -27,7 +27,8 @@ def catalog_problems(games_dir: Path, specs: Iterable[Any], readme: str, archite
     table_rows = [line for line in readme.splitlines() if line.startswith("|")]
     layout = layout_section(architecture)
     problems = []
-    for folder in sorted(p.name for p in games_dir.iterdir() if (p / "__init__.py").is_file()):
+    for folder in sorted(p.name for p in games_dir.iterdir()
+                         if (p / "__init__.py").is_file() and not p.name.startswith("_")):  # _x/: shared helpers
         where = f"makeenv/games/{folder}"
         ids = by_module.get(f"{package}.{folder}", [])
         if not ids:

@@ -21,7 +21,7 @@ from .poker_support import (
 )
 
 pyspiel = pytest.importorskip("pyspiel")
-from makeenv.games import poker_openspiel as O  # noqa: E402  (needs open_spiel)
+from makeenv.games._poker import openspiel as O  # noqa: E402  (needs open_spiel)
 
 GAME = pyspiel.load_game("kuhn_poker")
 ENV = makeenv.make("KuhnPoker")

@@ -11,11 +11,11 @@ import pytest
 
 import makeenv
 from makeenv.games import leduc_poker
+from makeenv.games._poker.cfr import CFRSolver
 from makeenv.games.leduc_poker import bots as B
 from makeenv.games.leduc_poker import draw as D
 from makeenv.games.leduc_poker import logic as L
 from makeenv.games.leduc_poker import make_policy
-from makeenv.games.poker_cfr import CFRSolver
 
 from .poker_support import (
     check_drawing,
@@ -24,7 +24,7 @@ from .poker_support import (
 )
 
 pyspiel = pytest.importorskip("pyspiel")
-from makeenv.games import poker_openspiel as O  # noqa: E402  (needs open_spiel)
+from makeenv.games._poker import openspiel as O  # noqa: E402  (needs open_spiel)
 
 GAME = pyspiel.load_game("leduc_poker")
 ENV = makeenv.make("LeducPoker")

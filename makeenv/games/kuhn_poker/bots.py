@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from makeenv.games.poker_cfr import sample_action
+from makeenv.games._poker.cfr import sample_action
 
 from .logic import BET, NUM_ACTIONS, NUM_CARDS, PASS, S_CARD, S_HISTORY, S_SEAT
 

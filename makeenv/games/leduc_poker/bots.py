@@ -19,7 +19,7 @@ import numpy as np
 from numba import njit
 
 from makeenv.array.agents import Bot
-from makeenv.games.poker_cfr import sample_action
+from makeenv.games._poker.cfr import sample_action
 
 from .logic import (
     CALL,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from makeenv.games import poker_draw as D
+from makeenv.games._poker import cards as D
 
 from .logic import (
     ACTION_NAMES,

@@ -3,7 +3,7 @@
     python -m makeenv.games.leduc_poker.make_policy                  # 1000 iterations, about a minute
     python -m makeenv.games.leduc_poker.make_policy --iterations 50 --output /tmp/policy.json
 
-Runs ``makeenv.games.poker_cfr.CFRSolver`` on LeducPoker, then writes the average strategy of
+Runs ``makeenv.games._poker.cfr.CFRSolver`` on LeducPoker, then writes the average strategy of
 every information set into the bot's table (row ``bots.table_row(state)``: Fold, Call, Raise).
 CFR+ is deterministic, so the same iteration count rebuilds the same table. With OpenSpiel
 installed, the file also records OpenSpiel's exploitability of the table as the bot plays it.
@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from makeenv.games import leduc_poker
-from makeenv.games.poker_cfr import CFRSolver
+from makeenv.games._poker.cfr import CFRSolver
 
 from .bots import POLICY_FILE, TABLE_ROWS, TABLE_SIZE, cfr_policy, table_row
 from .logic import NUM_ACTIONS
@@ -53,7 +53,7 @@ def to_json(record: dict, table: np.ndarray) -> str:
 def openspiel_exploitability(table: np.ndarray) -> float | None:
     """OpenSpiel's exploitability of the table as the level-2 bot plays it (None without OpenSpiel)."""
     try:
-        from makeenv.games import poker_openspiel
+        from makeenv.games._poker import openspiel as poker_openspiel
         return poker_openspiel.exploitability(leduc_poker, lambda state: cfr_policy(state, table))
     except ImportError:
         return None
@@ -75,7 +75,7 @@ def main(argv: list[str] | None = None) -> None:
     exploitability = openspiel_exploitability(table)
     record = {
         "game": "LeducPoker",
-        "algorithm": "CFR+ (makeenv.games.poker_cfr), alternating updates, linear averaging",
+        "algorithm": "CFR+ (makeenv.games._poker.cfr), alternating updates, linear averaging",
         "command": f"python -m makeenv.games.leduc_poker.make_policy --iterations {args.iterations}",
         "iterations": args.iterations,
         "information_sets": solver.num_information_sets,

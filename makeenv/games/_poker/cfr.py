@@ -60,13 +60,13 @@ def sample_action(probs) -> int:
 
 
 @njit(cache=True)
-def _slot(state, mask) -> int:
+def _slot(state, mask) -> np.int64:
     """An FNV-style hash of the state's 64-bit words, folded into the slot range ``0..mask``."""
     h = np.uint64(14695981039346656037)
     bits = state.view(np.uint64)
     for k in range(bits.shape[0]):
         h = (h ^ bits[k]) * np.uint64(1099511628211)
-    return int(h & np.uint64(mask))
+    return np.int64(h & np.uint64(mask))
 
 
 @njit(cache=True)
