@@ -106,9 +106,9 @@ def play(
 ) -> None:
     """Serve GAME's page until Ctrl-C."""
     from makeenv.gui import create_app, serve
-    from makeenv.registry import REGISTRY
+    from makeenv.registry import find_spec
 
-    spec = REGISTRY.get(game)
+    spec = find_spec(game)
     try:
         if spec is not None and spec.kind == "text":
             options = _text_options(spec, agent, jury, jury_size, level, option)

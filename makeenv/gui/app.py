@@ -63,11 +63,11 @@ def build_game(game: Any, *, level: int | None = None, agent: Callable | None = 
                jury_name: str | None = None, env_kwargs: dict[str, Any] | None = None) -> ArrayGame | TextGame:
     """Resolve ``game`` (a registered id, module or folder path, or an env object) to what the app serves."""
     import makeenv
-    from makeenv.registry import REGISTRY
+    from makeenv.registry import find_spec
 
     env_kwargs = dict(env_kwargs or {})
     if isinstance(game, str):
-        spec = REGISTRY.get(game)
+        spec = find_spec(game)  # a registered id, or a game of your own in words (./nim-text)
         if spec is not None and spec.kind == "text":
             def factory() -> Any:
                 return makeenv.make(game, **env_kwargs)

@@ -222,3 +222,20 @@ def test_negotiation_is_played_through_the_same_page():
         done = wait_for(c, session["session_id"], {"done", "error"})
         assert done["status"] == "done" and done["panel"][0]["columns"] == ["Player", "Values", "Gets", "Points"]
         assert done["result"]["reason"].startswith("Deal: Player 0 takes")
+
+
+@pytest.mark.slow
+def test_a_game_of_your_own_is_played_in_words_in_the_browser_app(tmp_path):
+    """`makeenv play ./nim-text`: a scaffolded folder game in words is served as a registered one is."""
+    from makeenv.array.scaffold import scaffold
+
+    folder = scaffold("Nim", tmp_path)
+    with ServerThread(create_app(f"{folder}-text")) as server, httpx.Client(base_url=server.url, timeout=60) as c:
+        info = c.get("/api/info").json()
+        assert info["kind"] == "text" and info["players"] == 2
+        session = c.post("/api/sessions", json={"seat": 0, "level": 1, "seed": 3}).json()
+        assert [o["answer"] for o in session["options"]] == ["[0]", "[1]", "[2]"]
+        while session["status"] == "your_turn":
+            answer = session["options"][0]["answer"]
+            session = c.post(f"/api/sessions/{session['session_id']}/actions", json={"action": answer}).json()
+        assert session["status"] == "done" and session["result"]["outcome"] in ("win", "loss", "draw")
