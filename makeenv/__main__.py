@@ -1,0 +1,5 @@
+"""``python -m makeenv ...``: the same as the ``makeenv`` command."""
+
+from makeenv.cli import main
+
+main()
