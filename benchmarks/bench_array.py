@@ -51,6 +51,7 @@ def readme_agent(state, data):
 
 # ---- agents ---------------------------------------------------------------------------------------
 
+
 @njit(cache=True)
 def user_numba_random(state, data):
     """A random agent as a user would write it (its actions are checked by the runner)."""
@@ -75,6 +76,7 @@ def python_random(state, data, _valid=L.getValidActions, _randrange=random.randr
 
 
 # ---- the hand-fused loop: the same game functions and random choice, no framework ------------------
+
 
 @njit(cache=True)
 def _pick(valid):
@@ -109,6 +111,7 @@ def hand_fused(num_games, seed):
 
 # ---- measuring ------------------------------------------------------------------------------------
 
+
 def median_rate(fn, games: int, repeats: int) -> float:
     rates = []
     for _ in range(repeats):
@@ -141,12 +144,15 @@ def bench_numba(games: int, repeats: int) -> None:
         ratios = [mine / base for mine, base in zip(rates[name], rates["fused"])]
         return f"{100 * statistics.median(ratios):5.1f}% of hand-fused"
 
-    print(f"numba random agent vs level 0, {games:,} games x {repeats} interleaved rounds "
-          "(median games/s; median of the per-round ratios):")
+    print(
+        f"numba random agent vs level 0, {games:,} games x {repeats} interleaved rounds "
+        "(median games/s; median of the per-round ratios):"
+    )
     print(f"  hand-fused njit loop over the game functions      {fused:>12,.0f}")
     print(f"  env.run, built-in random agent (env.random_agent) {builtin:>12,.0f}   {share('builtin')}")
-    print(f"  env.run, user-written @njit random agent          {user:>12,.0f}   {share('user')}"
-          "  (every action checked)")
+    print(
+        f"  env.run, user-written @njit random agent          {user:>12,.0f}   {share('user')}  (every action checked)"
+    )
 
 
 def bench_python(games: int, repeats: int) -> None:
@@ -172,9 +178,11 @@ def bench_python(games: int, repeats: int) -> None:
     share = agent_per_game / per_game
     print(f"plain Python random agent vs level 0, {games:,} games x {repeats}:")
     print(f"  env.run                                          {rate:>12,.0f} games/s")
-    print(f"  agent calls per game {calls_per_game:.2f}; per game: total {per_game * 1e6:.1f} us, "
-          f"agent alone {agent_per_game * 1e6:.1f} us ({100 * share:.0f}%), framework "
-          f"{(per_game - agent_per_game) * 1e6:.1f} us ({100 * (1 - share):.0f}%)")
+    print(
+        f"  agent calls per game {calls_per_game:.2f}; per game: total {per_game * 1e6:.1f} us, "
+        f"agent alone {agent_per_game * 1e6:.1f} us ({100 * share:.0f}%), framework "
+        f"{(per_game - agent_per_game) * 1e6:.1f} us ({100 * (1 - share):.0f}%)"
+    )
 
 
 def load_seed_game(game: str):
@@ -219,8 +227,10 @@ def bench_seed(games: int, repeats: int) -> None:
     per = np.array([[0.0]])
     seed_env.run(seed_agent, 1000, per, 0)
     ENV.run(readme_agent, 1000, None, 0, seed=1)
-    contenders = {"seed": lambda n: seed_env.run(seed_agent, n, per, 0),
-                  "makeenv": lambda n: ENV.run(readme_agent, n, None, 0, seed=1)}
+    contenders = {
+        "seed": lambda n: seed_env.run(seed_agent, n, per, 0),
+        "makeenv": lambda n: ENV.run(readme_agent, n, None, 0, seed=1),
+    }
     seed_games = max(games // 10, 10_000)
     rates: dict[str, list[float]] = {name: [] for name in contenders}
     for _ in range(repeats):
@@ -230,11 +240,15 @@ def bench_seed(games: int, repeats: int) -> None:
             fn(n)
             rates[name].append(n / (time.perf_counter() - start))
     ratio = statistics.median(m / s for m, s in zip(rates["makeenv"], rates["seed"]))
-    print(f"a user-written @njit random agent vs level 0, the seed's run(agent, n, per, 0) vs makeenv's env.run "
-          f"({repeats} interleaved rounds):")
+    print(
+        f"a user-written @njit random agent vs level 0, the seed's run(agent, n, per, 0) vs makeenv's env.run "
+        f"({repeats} interleaved rounds):"
+    )
     print(f"  seed's own run (vis/ENV RockPaperScissors)       {statistics.median(rates['seed']):>12,.0f} games/s")
-    print(f"  makeenv env.run (README idiom)                   {statistics.median(rates['makeenv']):>12,.0f} games/s"
-          f"   {ratio:.1f}x the seed's run")
+    print(
+        f"  makeenv env.run (README idiom)                   {statistics.median(rates['makeenv']):>12,.0f} games/s"
+        f"   {ratio:.1f}x the seed's run"
+    )
 
 
 def bench_workers(games: int, repeats: int) -> None:
@@ -249,8 +263,10 @@ def bench_workers(games: int, repeats: int) -> None:
             rates[count].append(games / (time.perf_counter() - start))
     ratio = statistics.median(b / a for a, b in zip(rates[1], rates[workers]))
     print(f"built-in random agent, {games:,} games, workers=1 vs workers={workers} ({cores} cores, {repeats} rounds):")
-    print(f"  workers=1 {statistics.median(rates[1]):>12,.0f} games/s   workers={workers} "
-          f"{statistics.median(rates[workers]):>12,.0f} games/s   {ratio:.2f}x")
+    print(
+        f"  workers=1 {statistics.median(rates[1]):>12,.0f} games/s   workers={workers} "
+        f"{statistics.median(rates[workers]):>12,.0f} games/s   {ratio:.2f}x"
+    )
 
 
 def _cli() -> list[str]:
@@ -271,21 +287,29 @@ def bench_cli(repeats: int) -> None:
     with tempfile.TemporaryDirectory() as cold_dir:
         # NUMBA_CACHE_DIR redirects every numba cache (game functions and runner) to an empty folder
         cold = wall({"NUMBA_CACHE_DIR": cold_dir, "MAKEENV_CACHE_DIR": cold_dir})
-    print(f"`makeenv run RockPaperScissors --games 1000` wall time: warm {warm:.2f} s (median of {repeats}), "
-          f"cold {cold:.2f} s (empty numba cache)")
+    print(
+        f"`makeenv run RockPaperScissors --games 1000` wall time: warm {warm:.2f} s (median of {repeats}), "
+        f"cold {cold:.2f} s (empty numba cache)"
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer games and repeats")
-    parser.add_argument("--workers-games", type=int, default=None,
-                        help="games of the workers comparison (default 30,000,000; --quick 3,000,000)")
+    parser.add_argument(
+        "--workers-games",
+        type=int,
+        default=None,
+        help="games of the workers comparison (default 30,000,000; --quick 3,000,000)",
+    )
     args = parser.parse_args()
     numba_games, python_games, repeats = (300_000, 5_000, 5) if args.quick else (1_000_000, 20_000, 9)
     worker_games = args.workers_games or (3_000_000 if args.quick else 30_000_000)
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"makeenv {makeenv.__version__}, numba {__import__('numba').__version__}; load average {load:.1f} "
-          "(ratios are fair under load, absolute rates are not)")
+    print(
+        f"makeenv {makeenv.__version__}, numba {__import__('numba').__version__}; load average {load:.1f} "
+        "(ratios are fair under load, absolute rates are not)"
+    )
     bench_numba(numba_games, repeats)
     bench_seed(numba_games, repeats)
     bench_python(python_games, repeats)

@@ -41,6 +41,7 @@ PGX_NAMES = {"TicTacToe": "tic_tac_toe", "ConnectFour": "connect_four"}
 
 # ---- Pgx ------------------------------------------------------------------------------------------
 
+
 def pgx_runner(game: str, batch: int, length: int):
     """A function playing ``length`` random moves in each of ``batch`` Pgx games; returns (moves,
     wall seconds, CPU seconds of the process)."""
@@ -82,6 +83,7 @@ def pgx_runner(game: str, batch: int, length: int):
 
 
 # ---- makeenv --------------------------------------------------------------------------------------
+
 
 def batched_runner(game: str, batch: int, length: int, threads: bool):
     """A function playing ``length`` steps of the batched env; returns (moves, wall seconds, CPU
@@ -140,12 +142,15 @@ def main() -> None:
     repeats = 3 if args.quick else 7
     try:
         import pgx  # noqa: F401
+
         have_pgx = True
     except ImportError:
         have_pgx = False
         print("Pgx is not installed: its column is skipped (pip install -e '.[bench]' adds jax and pgx).")
-    print(f"batch {BATCH}, random moves for every player, {repeats} repeats (medians); "
-          f"numba threads available: {numba.config.NUMBA_NUM_THREADS}")
+    print(
+        f"batch {BATCH}, random moves for every player, {repeats} repeats (medians); "
+        f"numba threads available: {numba.config.NUMBA_NUM_THREADS}"
+    )
     for game in args.games:
         sides = {}
         if have_pgx:
@@ -158,8 +163,10 @@ def main() -> None:
             for name, measure in sides.items():
                 figures[name].append(measure())
         print(f"\n{game}: moves/s by the wall clock (the machine as it is), and per CPU-second of the process")
-        rates = {name: (statistics.median(v[0] / v[1] for v in values), statistics.median(v[0] / v[2] for v in values))
-                 for name, values in figures.items()}
+        rates = {
+            name: (statistics.median(v[0] / v[1] for v in values), statistics.median(v[0] / v[2] for v in values))
+            for name, values in figures.items()
+        }
         pgx_wall, pgx_cpu = rates.get("Pgx (vmap + scan)", (None, None))
         for name, (wall, cpu) in rates.items():
             ratio = f"{wall / pgx_wall:6.2f}x Pgx" if pgx_wall else ""

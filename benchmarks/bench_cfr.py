@@ -50,9 +50,11 @@ def bench(game: str, checkpoints: tuple[int, ...], repeats: int) -> None:
                 exploitability[n] = poker_openspiel.exploitability(env, solver.policy)
     setup = statistics.median(setups)
     target = TARGETS[game]
-    print(f"{game}: {solver.num_information_sets} information sets, {len(solver.deals)} deals; setup "
-          f"{first_setup:.2f} s ({first_cpu:.2f} s of CPU) the first time in the process (compiling), "
-          f"{setup:.3f} s after")
+    print(
+        f"{game}: {solver.num_information_sets} information sets, {len(solver.deals)} deals; setup "
+        f"{first_setup:.2f} s ({first_cpu:.2f} s of CPU) the first time in the process (compiling), "
+        f"{setup:.3f} s after"
+    )
     print("  iterations   CFR+ seconds   exploitability")
     reached = None
     for n in checkpoints:
@@ -64,8 +66,10 @@ def bench(game: str, checkpoints: tuple[int, ...], repeats: int) -> None:
         print(f"  {n:10d}   {seconds:12.3f}   {exploitability[n]:14.6f}{mark}")
     if reached:
         n, seconds = reached
-        print(f"  time to exploitability < {target}: {n} iterations, {seconds:.2f} s of CFR+, "
-              f"{first_setup + seconds:.2f} s with compilation and setup")
+        print(
+            f"  time to exploitability < {target}: {n} iterations, {seconds:.2f} s of CFR+, "
+            f"{first_setup + seconds:.2f} s with compilation and setup"
+        )
     else:
         print(f"  exploitability < {target} not reached within {checkpoints[-1]} iterations")
 
@@ -74,8 +78,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="one repeat, fewer iterations")
     args = parser.parse_args()
-    print(f"makeenv {makeenv.__version__}, numba {numba.__version__}; one core; medians of "
-          f"{1 if args.quick else 3} repeats")
+    print(
+        f"makeenv {makeenv.__version__}, numba {numba.__version__}; one core; medians of "
+        f"{1 if args.quick else 3} repeats"
+    )
     for game in CHECKPOINTS:
         bench(game, QUICK[game] if args.quick else CHECKPOINTS[game], 1 if args.quick else 3)
 

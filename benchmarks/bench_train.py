@@ -39,8 +39,10 @@ def load(name: str):
 
 def line(label: str, results) -> str:
     games = results.games
-    return (f"{label}: wins {results.wins / games:6.1%}, draws {results.draws / games:6.1%}, "
-            f"losses {results.losses / games:6.1%} ({games:,} games)")
+    return (
+        f"{label}: wins {results.wins / games:6.1%}, draws {results.draws / games:6.1%}, "
+        f"losses {results.losses / games:6.1%} ({games:,} games)"
+    )
 
 
 def bench_q_learning() -> None:
@@ -63,20 +65,23 @@ def bench_ppo(game: str) -> None:
     cpu = time.process_time()
     trained = ppo.train(game, level, steps)
     cpu = time.process_time() - cpu
-    print(f"  trained {steps:,} steps in {trained.seconds:.0f} s wall, {cpu:.0f} s CPU "
-          f"({steps / trained.seconds:,.0f} steps/s)")
+    print(
+        f"  trained {steps:,} steps in {trained.seconds:.0f} s wall, {cpu:.0f} s CPU "
+        f"({steps / trained.seconds:,.0f} steps/s)"
+    )
     results = ppo.evaluate(trained.model, game, level, 1_000)
     metric, goal = recipe["goal"]
     value = ppo.rates(results)[metric]
-    print(line(f"  MaskablePPO (greedy) vs level {level} ", results)
-          + f"; {metric} {value:.1%} (goal {goal:.0%}: {'met' if value >= goal else 'NOT met'})")
+    print(
+        line(f"  MaskablePPO (greedy) vs level {level} ", results)
+        + f"; {metric} {value:.1%} (goal {goal:.0%}: {'met' if value >= goal else 'NOT met'})"
+    )
 
 
 RUNS = {
     "q-learning": ("TicTacToe, tabular Q-learning in numba (examples/numba_q_learning.py)", bench_q_learning),
     "ppo-tictactoe": ("TicTacToe, MaskablePPO (examples/train_maskable_ppo.py)", lambda: bench_ppo("TicTacToe")),
-    "ppo-connectfour": ("ConnectFour, MaskablePPO (examples/train_maskable_ppo.py)",
-                        lambda: bench_ppo("ConnectFour")),
+    "ppo-connectfour": ("ConnectFour, MaskablePPO (examples/train_maskable_ppo.py)", lambda: bench_ppo("ConnectFour")),
 }
 
 

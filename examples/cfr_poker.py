@@ -29,12 +29,18 @@ class Solved:
     iterations: int
     exploitability: float
     setup_seconds: float  # building the solver: compiling the walk, finding every information set
-    cfr_seconds: float    # the CFR+ iterations alone
+    cfr_seconds: float  # the CFR+ iterations alone
     checks: list[tuple[int, float, float]]  # (iterations, seconds of CFR so far, exploitability)
 
 
-def solve(game: str, target: float, max_iterations: int = 10_000, first_check: int = 5,
-          growth: float = 1.5, verbose: bool = False) -> Solved:
+def solve(
+    game: str,
+    target: float,
+    max_iterations: int = 10_000,
+    first_check: int = 5,
+    growth: float = 1.5,
+    verbose: bool = False,
+) -> Solved:
     """Run CFR+ on ``game`` until OpenSpiel's exploitability of the average strategy is below
     ``target`` (checked at iteration counts growing by ``growth``) or ``max_iterations``."""
     env = makeenv.make(game)
@@ -52,8 +58,10 @@ def solve(game: str, target: float, max_iterations: int = 10_000, first_check: i
         exploitability = poker_openspiel.exploitability(env, solver.policy)
         checks.append((solver.iterations, cfr_seconds, exploitability))
         if verbose:
-            print(f"  {game}: {solver.iterations:5d} iterations, {cfr_seconds:6.2f} s of CFR, "
-                  f"exploitability {exploitability:.5f}")
+            print(
+                f"  {game}: {solver.iterations:5d} iterations, {cfr_seconds:6.2f} s of CFR, "
+                f"exploitability {exploitability:.5f}"
+            )
         if exploitability < target or solver.iterations >= max_iterations:
             return Solved(game, solver.iterations, exploitability, setup, cfr_seconds, checks)
         next_check = min(max_iterations, max(next_check + 1, int(next_check * growth)))
@@ -67,9 +75,11 @@ def main() -> None:
     for game in args.game or list(TARGETS):
         target = args.target if args.target is not None else TARGETS[game]
         result = solve(game, target, verbose=True)
-        print(f"{game}: exploitability {result.exploitability:.5f} (target {target}) after {result.iterations} "
-              f"CFR+ iterations: {result.cfr_seconds:.2f} s of CFR + {result.setup_seconds:.2f} s setup "
-              f"(compiling, finding the information sets)")
+        print(
+            f"{game}: exploitability {result.exploitability:.5f} (target {target}) after {result.iterations} "
+            f"CFR+ iterations: {result.cfr_seconds:.2f} s of CFR + {result.setup_seconds:.2f} s setup "
+            f"(compiling, finding the information sets)"
+        )
 
 
 if __name__ == "__main__":

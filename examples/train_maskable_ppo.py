@@ -51,13 +51,23 @@ def make_vec_env(game: str, level: int, n_envs: int, seed: int) -> Any:
             env = gymnasium.make(f"makeenv/{game}", level=level)
             env.reset(seed=seed + rank)
             return env
+
         return build
 
     return DummyVecEnv([one(rank) for rank in range(n_envs)])
 
 
-def train(game: str, level: int, steps: int, *, n_envs: int = 8, seed: int = 0, progress_bar: bool = True,
-          net: tuple[int, ...] = (128, 128), verbose: int = 0) -> Trained:
+def train(
+    game: str,
+    level: int,
+    steps: int,
+    *,
+    n_envs: int = 8,
+    seed: int = 0,
+    progress_bar: bool = True,
+    net: tuple[int, ...] = (128, 128),
+    verbose: int = 0,
+) -> Trained:
     """MaskablePPO on ``game`` against ``level``'s bots for ``steps`` environment steps."""
     import torch
     from sb3_contrib import MaskablePPO
@@ -65,9 +75,19 @@ def train(game: str, level: int, steps: int, *, n_envs: int = 8, seed: int = 0, 
     torch.set_num_threads(1)  # small networks: one thread is fastest, and leaves a core to the envs
     vec_env = make_vec_env(game, level, n_envs, seed)
     model = MaskablePPO(
-        "MlpPolicy", vec_env, seed=seed, verbose=verbose, device="cpu",
-        n_steps=256, batch_size=256, n_epochs=5, learning_rate=3e-4, gamma=0.99, gae_lambda=0.95,
-        ent_coef=0.01, policy_kwargs={"net_arch": list(net)},
+        "MlpPolicy",
+        vec_env,
+        seed=seed,
+        verbose=verbose,
+        device="cpu",
+        n_steps=256,
+        batch_size=256,
+        n_epochs=5,
+        learning_rate=3e-4,
+        gamma=0.99,
+        gae_lambda=0.95,
+        ent_coef=0.01,
+        policy_kwargs={"net_arch": list(net)},
     )
     start = time.perf_counter()
     model.learn(total_timesteps=steps, progress_bar=progress_bar)
@@ -76,12 +96,14 @@ def train(game: str, level: int, steps: int, *, n_envs: int = 8, seed: int = 0, 
 
 def policy_agent(model: Any, env: Any):
     """The trained policy as a makeenv agent: greedy among the valid actions of its state."""
+
     def agent(state: np.ndarray, data: Any) -> tuple[int, Any]:
         if env.getReward(state) != -1:  # the final turn: nothing to choose
             return 0, data
         mask = np.asarray(env.getValidActions(state)) == 1.0
         action, _ = model.predict(state.astype(np.float32), action_masks=mask, deterministic=True)
         return int(action), data
+
     return agent
 
 
@@ -92,9 +114,12 @@ def evaluate(model: Any, game: str, level: int, games: int, seed: int = 1) -> An
 
 
 def rates(results: Any) -> dict[str, float]:
-    return {"wins": results.wins / results.games, "draws": results.draws / results.games,
-            "losses": results.losses / results.games,
-            "non-losses": (results.games - results.losses) / results.games}
+    return {
+        "wins": results.wins / results.games,
+        "draws": results.draws / results.games,
+        "losses": results.losses / results.games,
+        "non-losses": (results.games - results.losses) / results.games,
+    }
 
 
 def main() -> None:
@@ -113,14 +138,18 @@ def main() -> None:
 
     env = makeenv.make(args.game)
     baseline = rates(env.evaluate("random", args.eval_games, level=level, seed=1))
-    print(f"{args.game} vs level {level}: random agent wins {baseline['wins']:.1%}, "
-          f"non-losses {baseline['non-losses']:.1%}")
+    print(
+        f"{args.game} vs level {level}: random agent wins {baseline['wins']:.1%}, "
+        f"non-losses {baseline['non-losses']:.1%}"
+    )
     trained = train(args.game, level, steps, n_envs=args.envs, seed=args.seed)
     result = rates(evaluate(trained.model, args.game, level, args.eval_games))
     metric, goal = recipe["goal"]
-    print(f"trained {steps:,} steps in {trained.seconds:.0f} s: wins {result['wins']:.1%}, draws "
-          f"{result['draws']:.1%}, losses {result['losses']:.1%} over {args.eval_games} games "
-          f"({metric} {result[metric]:.1%}, goal {goal:.0%}: {'met' if result[metric] >= goal else 'not met'})")
+    print(
+        f"trained {steps:,} steps in {trained.seconds:.0f} s: wins {result['wins']:.1%}, draws "
+        f"{result['draws']:.1%}, losses {result['losses']:.1%} over {args.eval_games} games "
+        f"({metric} {result[metric]:.1%}, goal {goal:.0%}: {'met' if result[metric] >= goal else 'not met'})"
+    )
     if args.save:
         trained.model.save(args.save)
         print(f"saved to {args.save}")

@@ -89,8 +89,9 @@ def load_object(target: str, what: str = "object") -> Any:
     target = target.strip()
     location, sep, name = target.rpartition(":")
     if not sep or not location or not name:
-        raise LoadError(f"{what} {target!r} must look like 'module:name' (my_agents:greedy) or "
-                        "'file.py:name' (./agent.py:act)")
+        raise LoadError(
+            f"{what} {target!r} must look like 'module:name' (my_agents:greedy) or 'file.py:name' (./agent.py:act)"
+        )
     if looks_like_path(location):
         path = Path(os.path.expanduser(location))
         if not path.is_file():
@@ -100,8 +101,9 @@ def load_object(target: str, what: str = "object") -> Any:
         module = _import_module(location, target, what)
     if not hasattr(module, name):
         names = sorted(n for n in dir(module) if not n.startswith("_") and callable(getattr(module, n)))
-        raise LoadError(f"{what} {target!r}: {location!r} has no {name!r}; it defines: "
-                        f"{', '.join(names) or 'nothing callable'}")
+        raise LoadError(
+            f"{what} {target!r}: {location!r} has no {name!r}; it defines: {', '.join(names) or 'nothing callable'}"
+        )
     return getattr(module, name)
 
 
@@ -120,7 +122,9 @@ def _import_module(location: str, target: str, what: str) -> types.ModuleType:
             return _import_module(location, target, what)
         name = target.rpartition(":")[2]
         file = Path(*location.split(".")).with_suffix(".py")
-        hint = (f"; it is a file here, so write './{file.as_posix()}:{name}'" if file.is_file() else
-                f"; for a file write its path, e.g. './{file.as_posix()}:{name}', or run from the folder "
-                "that holds it")
+        hint = (
+            f"; it is a file here, so write './{file.as_posix()}:{name}'"
+            if file.is_file()
+            else f"; for a file write its path, e.g. './{file.as_posix()}:{name}', or run from the folder that holds it"
+        )
         raise LoadError(f"{what} {target!r}: cannot import module {location!r} ({error}){hint}") from None

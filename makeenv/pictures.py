@@ -61,8 +61,10 @@ def read_picture(picture: Any) -> Picture:
         try:
             return Picture(svg=data.decode("utf-8"))
         except UnicodeDecodeError:
-            raise PictureError(f"render(state) returned {len(data)} bytes that are neither PNG (they start "
-                               f"{data[:8]!r}) nor UTF-8 SVG text; return {EXPECTED}") from None
+            raise PictureError(
+                f"render(state) returned {len(data)} bytes that are neither PNG (they start "
+                f"{data[:8]!r}) nor UTF-8 SVG text; return {EXPECTED}"
+            ) from None
     if hasattr(picture, "save"):  # a PIL image
         buffer = io.BytesIO()
         try:

@@ -56,98 +56,128 @@ def text_variant(spec: EnvSpec) -> EnvSpec:
     )
 
 
-register(EnvSpec(
-    id="RockPaperScissors",
-    kind="array",
-    entry_point="makeenv.games.rock_paper_scissors",
-    description="Two players pick scissors, rock or paper; a tie replays the round (array env).",
-))
-register(EnvSpec(
-    id="Breakthrough",
-    kind="array",
-    entry_point="makeenv.games.breakthrough",
-    description="Two rows of pieces each on 8x8, step forward, capture diagonally, reach the far row; OpenSpiel's breakthrough rules (array env).",
-))
-register(EnvSpec(
-    id="Hex",
-    kind="array",
-    entry_point="makeenv.games.hex",
-    description="Place stones on an 11x11 rhombus of hexagons to join your two edges; OpenSpiel's hex rules, no swap (array env).",
-))
-register(EnvSpec(
-    id="KuhnPoker",
-    kind="array",
-    entry_point="makeenv.games.kuhn_poker",
-    description="Two players, three cards, one bet: the smallest poker; OpenSpiel's kuhn_poker rules (array env).",
-))
-register(EnvSpec(
-    id="LeducPoker",
-    kind="array",
-    entry_point="makeenv.games.leduc_poker",
-    description="Two players, six cards, two betting rounds and a public card; OpenSpiel's leduc_poker rules (array env).",
-))
-register(EnvSpec(
-    id="TicTacToe",
-    kind="array",
-    entry_point="makeenv.games.tic_tac_toe",
-    description="Three in a row on a 3x3 board; OpenSpiel's tic_tac_toe rules (array env).",
-))
-register(EnvSpec(
-    id="ConnectFour",
-    kind="array",
-    entry_point="makeenv.games.connect_four",
-    description="Drop discs in 7 columns of 6 rows, four in a line wins; OpenSpiel's connect_four rules (array env).",
-))
-register(EnvSpec(
-    id="Durak",
-    kind="array",
-    entry_point="makeenv.games.durak",
-    description="4 players attack and defend with hidden hands and a trump suit; first out wins; vis/ENV's rules (array env).",
-))
-register(EnvSpec(
-    id="SushiGo",
-    kind="array",
-    entry_point="makeenv.games.sushi_go",
-    description="2 to 5 players draft sushi cards with hidden picks over three rounds; vis/ENV's rules (array env).",
-))
-register(EnvSpec(
-    id="LiarsDice",
-    kind="array",
-    entry_point="makeenv.games.liars_dice",
-    description="Two players bid on hidden dice, sixes wild, until one calls Liar; OpenSpiel's liars_dice rules, 1-5 dice each (array env).",
-))
-register(EnvSpec(
-    id="Goofspiel",
-    kind="array",
-    entry_point="makeenv.games.goofspiel",
-    description="Two players bid hidden cards 1-13 for 13 prize cards in random order; OpenSpiel's goofspiel rules (array env).",
-))
-register(EnvSpec(
-    id="Splendor",
-    kind="array",
-    entry_point="makeenv.games.splendor",
-    description="2 to 4 players take gem tokens, buy and reserve cards, attract nobles; first to 15 points ends the round; vis/ENV's rules (array env).",
-))
-register(EnvSpec(
-    id="ExplodingKittens",
-    kind="array",
-    entry_point="makeenv.games.exploding_kittens",
-    description="2 to 5 players with hidden hands draw until they explode; Nope, Attack, Skip, Favor, cat combos; last one left wins; vis/ENV's rules (array env).",
-))
-register(EnvSpec(
-    id="ScenarioPlanning-v0",
-    kind="text",
-    entry_point="makeenv.games.scenario_planning:ScenarioPlanningEnv",
-    kwargs={"jury_size": 11, "jury_class": "makeenv.text.jury:OpenRouterJury"},
-    description="Two players write survival strategies for one scenario; a jury of LLMs votes (text env).",
-))
-register(EnvSpec(
-    id="Negotiation-v0",
-    kind="text",
-    entry_point="makeenv.games.negotiation:NegotiationEnv",
-    kwargs={"max_turns": 10},
-    description="Two players split books, hats and balls they value differently: talk, propose, accept (text env).",
-))
+register(
+    EnvSpec(
+        id="RockPaperScissors",
+        kind="array",
+        entry_point="makeenv.games.rock_paper_scissors",
+        description="Two players pick scissors, rock or paper; a tie replays the round (array env).",
+    )
+)
+register(
+    EnvSpec(
+        id="Breakthrough",
+        kind="array",
+        entry_point="makeenv.games.breakthrough",
+        description="Two rows of pieces each on 8x8, step forward, capture diagonally, reach the far row; OpenSpiel's breakthrough rules (array env).",
+    )
+)
+register(
+    EnvSpec(
+        id="Hex",
+        kind="array",
+        entry_point="makeenv.games.hex",
+        description="Place stones on an 11x11 rhombus of hexagons to join your two edges; OpenSpiel's hex rules, no swap (array env).",
+    )
+)
+register(
+    EnvSpec(
+        id="KuhnPoker",
+        kind="array",
+        entry_point="makeenv.games.kuhn_poker",
+        description="Two players, three cards, one bet: the smallest poker; OpenSpiel's kuhn_poker rules (array env).",
+    )
+)
+register(
+    EnvSpec(
+        id="LeducPoker",
+        kind="array",
+        entry_point="makeenv.games.leduc_poker",
+        description="Two players, six cards, two betting rounds and a public card; OpenSpiel's leduc_poker rules (array env).",
+    )
+)
+register(
+    EnvSpec(
+        id="TicTacToe",
+        kind="array",
+        entry_point="makeenv.games.tic_tac_toe",
+        description="Three in a row on a 3x3 board; OpenSpiel's tic_tac_toe rules (array env).",
+    )
+)
+register(
+    EnvSpec(
+        id="ConnectFour",
+        kind="array",
+        entry_point="makeenv.games.connect_four",
+        description="Drop discs in 7 columns of 6 rows, four in a line wins; OpenSpiel's connect_four rules (array env).",
+    )
+)
+register(
+    EnvSpec(
+        id="Durak",
+        kind="array",
+        entry_point="makeenv.games.durak",
+        description="4 players attack and defend with hidden hands and a trump suit; first out wins; vis/ENV's rules (array env).",
+    )
+)
+register(
+    EnvSpec(
+        id="SushiGo",
+        kind="array",
+        entry_point="makeenv.games.sushi_go",
+        description="2 to 5 players draft sushi cards with hidden picks over three rounds; vis/ENV's rules (array env).",
+    )
+)
+register(
+    EnvSpec(
+        id="LiarsDice",
+        kind="array",
+        entry_point="makeenv.games.liars_dice",
+        description="Two players bid on hidden dice, sixes wild, until one calls Liar; OpenSpiel's liars_dice rules, 1-5 dice each (array env).",
+    )
+)
+register(
+    EnvSpec(
+        id="Goofspiel",
+        kind="array",
+        entry_point="makeenv.games.goofspiel",
+        description="Two players bid hidden cards 1-13 for 13 prize cards in random order; OpenSpiel's goofspiel rules (array env).",
+    )
+)
+register(
+    EnvSpec(
+        id="Splendor",
+        kind="array",
+        entry_point="makeenv.games.splendor",
+        description="2 to 4 players take gem tokens, buy and reserve cards, attract nobles; first to 15 points ends the round; vis/ENV's rules (array env).",
+    )
+)
+register(
+    EnvSpec(
+        id="ExplodingKittens",
+        kind="array",
+        entry_point="makeenv.games.exploding_kittens",
+        description="2 to 5 players with hidden hands draw until they explode; Nope, Attack, Skip, Favor, cat combos; last one left wins; vis/ENV's rules (array env).",
+    )
+)
+register(
+    EnvSpec(
+        id="ScenarioPlanning-v0",
+        kind="text",
+        entry_point="makeenv.games.scenario_planning:ScenarioPlanningEnv",
+        kwargs={"jury_size": 11, "jury_class": "makeenv.text.jury:OpenRouterJury"},
+        description="Two players write survival strategies for one scenario; a jury of LLMs votes (text env).",
+    )
+)
+register(
+    EnvSpec(
+        id="Negotiation-v0",
+        kind="text",
+        entry_point="makeenv.games.negotiation:NegotiationEnv",
+        kwargs={"max_turns": 10},
+        description="Two players split books, hats and balls they value differently: talk, propose, accept (text env).",
+    )
+)
 
 
 def list_envs() -> list[str]:
@@ -180,8 +210,13 @@ def find_spec(name: str) -> EnvSpec | None:
     game = name[: -len(TEXT_VARIANT_SUFFIX)]
     if not game or not looks_like_user_game(game):
         return None
-    return EnvSpec(id=name, kind="text", entry_point="makeenv.text.bridge:ArrayTextEnv", kwargs={"game": game},
-                   description=f"your game {game} in words (text env).")
+    return EnvSpec(
+        id=name,
+        kind="text",
+        entry_point="makeenv.text.bridge:ArrayTextEnv",
+        kwargs={"game": game},
+        description=f"your game {game} in words (text env).",
+    )
 
 
 def make(name: str, **kwargs: Any) -> Any:

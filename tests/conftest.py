@@ -19,7 +19,7 @@ def _game_of_file(path: Path) -> str | None:
     """``tests/games/test_tic_tac_toe.py`` -> ``TicTacToe`` (the game's registered name)."""
     if path.parent.name != "games" or not path.name.startswith("test_"):
         return None
-    return "".join(part.capitalize() for part in path.stem[len("test_"):].split("_"))
+    return "".join(part.capitalize() for part in path.stem[len("test_") :].split("_"))
 
 
 def _group(item: pytest.Item) -> str:

@@ -22,8 +22,11 @@ def png_bytes() -> bytes:
     return buffer.getvalue()
 
 
-@pytest.mark.parametrize("drawn", [SVG, SVG.encode("utf-8"), png_bytes(), Image.new("RGB", (3, 2))],
-                         ids=["svg-text", "svg-bytes", "png-bytes", "pil-image"])
+@pytest.mark.parametrize(
+    "drawn",
+    [SVG, SVG.encode("utf-8"), png_bytes(), Image.new("RGB", (3, 2))],
+    ids=["svg-text", "svg-bytes", "png-bytes", "pil-image"],
+)
 def test_every_reader_accepts_the_same_pictures(drawn):
     picture = read_picture(drawn)
     assert picture_problem(drawn, n_actions=2) is None
@@ -35,8 +38,9 @@ def test_every_reader_accepts_the_same_pictures(drawn):
         assert picture.rgb_array().shape == (2, 3, 3)
 
 
-@pytest.mark.parametrize("drawn, words", [(b"\xff\xfe\x00junk", "neither PNG"), (42, "returned int"),
-                                          ([SVG], "returned list")])
+@pytest.mark.parametrize(
+    "drawn, words", [(b"\xff\xfe\x00junk", "neither PNG"), (42, "returned int"), ([SVG], "returned list")]
+)
 def test_every_reader_refuses_the_same_non_pictures(drawn, words):
     with pytest.raises(PictureError, match=words):
         read_picture(drawn)

@@ -39,8 +39,10 @@ TESTED_EXAMPLES = {
 def test_every_python_example_is_run_by_a_test() -> None:
     for block in python_blocks():
         markers = [marker for marker in TESTED_EXAMPLES if marker in block]
-        assert len(markers) == 1, (f"README: this Python example is run by {len(markers)} tests {markers}; give it "
-                                   f"a test and a marker in TESTED_EXAMPLES:\n{block}")
+        assert len(markers) == 1, (
+            f"README: this Python example is run by {len(markers)} tests {markers}; give it "
+            f"a test and a marker in TESTED_EXAMPLES:\n{block}"
+        )
     tests_here = set(globals())
     for marker, test in TESTED_EXAMPLES.items():
         assert test.endswith(".py") or test in tests_here, f"{test} (for {marker!r}) is not a test in this file"
@@ -52,7 +54,7 @@ def test_array_example_runs_as_written() -> None:
     # Rock against the Rock-lover (Rock 60%, Scissors 20%, Paper 20%): a round is won or lost with
     # equal odds and ties replay, so Always Rock wins half its games.
     assert 0.48 < namespace["wins"] / 100_000 < 0.52
-    assert namespace["agent_data"] > 100_000           # it counted at least one move per game
+    assert namespace["agent_data"] > 100_000  # it counted at least one move per game
     assert namespace["ok"] is True and namespace["problems"] == []
 
 
@@ -61,8 +63,8 @@ def test_outcomes_and_opponents_example_runs_as_written() -> None:
     exec(compile(block_with("results.summary()"), "README-outcomes", "exec"), namespace)
     results, match = namespace["results"], namespace["match"]
     assert results.games == 2_000 and results.wins + results.draws + results.losses == 2_000
-    assert 0.4 < results.win_rate < 0.6                 # a random agent against the Repeater
-    assert 0.45 < namespace["wins"] / 200_000 < 0.55     # a random agent against the Rock-lover
+    assert 0.4 < results.win_rate < 0.6  # a random agent against the Repeater
+    assert 0.45 < namespace["wins"] / 200_000 < 0.55  # a random agent against the Rock-lover
     assert match.over and sorted(match.outcome.results) in (["loss", "win"], ["draw", "draw"])
 
 

@@ -43,6 +43,7 @@ def __getattr__(name: str) -> Any:
     except ImportError as exc:
         if exc.name != package:
             raise
-        raise ImportError(f"makeenv.adapters.{name} needs {package}: pip install {package} "
-                          "(or pip install -e '.[dev]')") from None
+        raise ImportError(
+            f"makeenv.adapters.{name} needs {package}: pip install {package} (or pip install -e '.[dev]')"
+        ) from None
     return getattr(module, name)

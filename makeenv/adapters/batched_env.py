@@ -24,8 +24,17 @@ from makeenv.array.contract import ArrayEnv
 from makeenv.array.errors import GameError
 from makeenv.array.runner import make_plan
 
-BATCH_OPTIONS = ("level", "seat", "mask_in_observation", "invalid_action", "invalid_reward", "chunks",
-                 "threads", "copy", "render_mode")
+BATCH_OPTIONS = (
+    "level",
+    "seat",
+    "mask_in_observation",
+    "invalid_action",
+    "invalid_reward",
+    "chunks",
+    "threads",
+    "copy",
+    "render_mode",
+)
 
 
 class BatchedEnv(VectorEnv):
@@ -44,10 +53,21 @@ class BatchedEnv(VectorEnv):
     ``copy=False`` returns the env's own arrays (overwritten by the next step) instead of copies.
     """
 
-    def __init__(self, env: ArrayEnv, num_envs: int, level: int = 0, *, seat: int | None = None,
-                 mask_in_observation: bool = False, invalid_action: str = "lose", invalid_reward: float = -1.0,
-                 chunks: int | None = None, threads: bool = False, copy: bool = True,
-                 render_mode: str | None = None) -> None:
+    def __init__(
+        self,
+        env: ArrayEnv,
+        num_envs: int,
+        level: int = 0,
+        *,
+        seat: int | None = None,
+        mask_in_observation: bool = False,
+        invalid_action: str = "lose",
+        invalid_reward: float = -1.0,
+        chunks: int | None = None,
+        threads: bool = False,
+        copy: bool = True,
+        render_mode: str | None = None,
+    ) -> None:
         env.require_contract()
         self.game = env
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
@@ -60,15 +80,16 @@ class BatchedEnv(VectorEnv):
         self.level = common.check_level(env, level)
         seat = common.check_seat(env, seat)
         self.fixed_seat = -1 if seat is None else seat
-        self.invalid_action, self.invalid_reward = common.check_invalid_action(env.name, invalid_action,
-                                                                                invalid_reward)
+        self.invalid_action, self.invalid_reward = common.check_invalid_action(env.name, invalid_action, invalid_reward)
         self.mask_in_observation = bool(mask_in_observation)
         self.copy = bool(copy)
         plan = make_plan(env, "random", self.level)
         if plan.python_seats:
             python_bots = [bot.label for bot, fn in zip(plan.opponents, plan.slot_fn) if fn < 0]
-            raise ValueError(f"{env.name}: the batched env runs the level-{self.level} bots inside compiled code, "
-                             f"but {', '.join(python_bots)} is plain Python; use to_gymnasium() for this level")
+            raise ValueError(
+                f"{env.name}: the batched env runs the level-{self.level} bots inside compiled code, "
+                f"but {', '.join(python_bots)} is plain Python; use to_gymnasium() for this level"
+            )
         self.opponents = plan.opponents
         self._slot_fn = plan.slot_fn
         self.core = batch_module(plan.module, bool(threads))
@@ -102,12 +123,16 @@ class BatchedEnv(VectorEnv):
 
         self.single_action_space = spaces.Discrete(n_actions)
         self.action_space = spaces.MultiDiscrete(np.full(n, n_actions, dtype=np.int64))
-        self.single_observation_space = (common.masked_observation_space(env) if self.mask_in_observation
-                                         else common.observation_box(env))
+        self.single_observation_space = (
+            common.masked_observation_space(env) if self.mask_in_observation else common.observation_box(env)
+        )
         self.observation_space = batch_space(self.single_observation_space, n)
         modes = common.render_modes(env)
-        self.metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": modes,
-                         "render_fps": common.RENDER_FPS}
+        self.metadata = {
+            "autoreset_mode": AutoresetMode.SAME_STEP,
+            "render_modes": modes,
+            "render_fps": common.RENDER_FPS,
+        }
         self.render_mode = common.check_render_mode(env, render_mode, modes)
 
     def _fresh_bot_data(self) -> np.ndarray:
@@ -129,9 +154,23 @@ class BatchedEnv(VectorEnv):
             self._np_random = np.random.default_rng()
         if seed is not None:
             self._bot_data = self._fresh_bot_data()
-        self.core.reset_batch(self._seeds(), self._envs, self._steps, self._seats, self._seat_slot, self._slot_fn,
-                               self._bot_data, self.fixed_seat, self._states, self._obs, self._masks, self._status,
-                               self._failed_at, self._err, self._err_valid)
+        self.core.reset_batch(
+            self._seeds(),
+            self._envs,
+            self._steps,
+            self._seats,
+            self._seat_slot,
+            self._slot_fn,
+            self._bot_data,
+            self.fixed_seat,
+            self._states,
+            self._obs,
+            self._masks,
+            self._status,
+            self._failed_at,
+            self._err,
+            self._err_valid,
+        )
         self._raise_on_failure()
         self._started = True
         return self._observations(), {"action_mask": self._out(self._masks)}
@@ -142,28 +181,64 @@ class BatchedEnv(VectorEnv):
             raise RuntimeError(f"{self.game.name}: call reset() before step()")
         actions = np.asarray(actions)
         if actions.shape != (self.num_envs,):
-            raise ValueError(f"{self.game.name}: step() takes one action per game, an array of shape "
-                             f"({self.num_envs},); got shape {actions.shape}")
+            raise ValueError(
+                f"{self.game.name}: step() takes one action per game, an array of shape "
+                f"({self.num_envs},); got shape {actions.shape}"
+            )
         if not (np.issubdtype(actions.dtype, np.integer) or np.issubdtype(actions.dtype, np.floating)):
             raise TypeError(f"{self.game.name}: actions must be ints, got an array of {actions.dtype}")
         self._actions[:] = actions
-        self.core.step_batch(self._seeds(), self._actions, self._envs, self._steps, self._seats, self._seat_slot,
-                              self._slot_fn, self._bot_data, self.fixed_seat, self.invalid_action == "lose",
-                              self.invalid_reward, self._states, self._obs, self._masks, self._rewards, self._terminated,
-                              self._truncated, self._ended, self._final_obs, self._results, self._lengths,
-                              self._invalid,
-                              self._status, self._failed_at, self._err, self._err_valid)
+        self.core.step_batch(
+            self._seeds(),
+            self._actions,
+            self._envs,
+            self._steps,
+            self._seats,
+            self._seat_slot,
+            self._slot_fn,
+            self._bot_data,
+            self.fixed_seat,
+            self.invalid_action == "lose",
+            self.invalid_reward,
+            self._states,
+            self._obs,
+            self._masks,
+            self._rewards,
+            self._terminated,
+            self._truncated,
+            self._ended,
+            self._final_obs,
+            self._results,
+            self._lengths,
+            self._invalid,
+            self._status,
+            self._failed_at,
+            self._err,
+            self._err_valid,
+        )
         self._raise_on_failure()
         infos: dict[str, Any] = {"action_mask": self._out(self._masks)}
         if self._ended.any():
             ended = self._ended.copy()
-            infos.update({"final_obs": self._final_obs.copy(), "_final_obs": ended,
-                          "result": self._results.copy(), "_result": ended,
-                          "game_length": self._lengths.copy(), "_game_length": ended})
+            infos.update(
+                {
+                    "final_obs": self._final_obs.copy(),
+                    "_final_obs": ended,
+                    "result": self._results.copy(),
+                    "_result": ended,
+                    "game_length": self._lengths.copy(),
+                    "_game_length": ended,
+                }
+            )
             if self._invalid.any():
                 infos.update({"invalid_action": self._invalid.copy(), "_invalid_action": ended})
-        return (self._observations(), self._out(self._rewards), self._out(self._terminated),
-                self._out(self._truncated), infos)
+        return (
+            self._observations(),
+            self._out(self._rewards),
+            self._out(self._terminated),
+            self._out(self._truncated),
+            infos,
+        )
 
     def action_masks(self) -> np.ndarray:
         """The valid actions of every game now, ``(num_envs, actions)`` booleans."""
@@ -180,9 +255,12 @@ class BatchedEnv(VectorEnv):
         """Every game from its agent's view, in ``render_mode`` (None without one)."""
         if self.render_mode is None:
             return None
-        return tuple(common.render_state(self.game, np.asarray(self.game.getPlayerState(self._envs[i],
-                                                                                     int(self._seats[i]))),
-                                         self.render_mode) for i in range(self.num_envs))
+        return tuple(
+            common.render_state(
+                self.game, np.asarray(self.game.getPlayerState(self._envs[i], int(self._seats[i]))), self.render_mode
+            )
+            for i in range(self.num_envs)
+        )
 
     # ---- helpers ------------------------------------------------------------------------------------
     def _out(self, array: np.ndarray) -> np.ndarray:
@@ -201,15 +279,23 @@ class BatchedEnv(VectorEnv):
             self._started = False
             game = int(self._failed_at[c])
             if code == self.core.CHUNK_STUCK:
-                raise GameError(f"{self.game.name}: game {game} of the batch ended {self.core.MAX_DEALS} times in a "
-                                "row before the agent's first move")
+                raise GameError(
+                    f"{self.game.name}: game {game} of the batch ended {self.core.MAX_DEALS} times in a "
+                    "row before the agent's first move"
+                )
             record, valid = self._err[c].copy(), self._err_valid[c].copy()
             self._err[c] = 0.0
             raise E.error_from_record(
-                self.game.name, record, n_players=self.game.players, n_actions=int(self.game.getActionSize()),
-                max_steps=self.game.max_steps, valid=valid, name_actor=self._name_actor,
+                self.game.name,
+                record,
+                n_players=self.game.players,
+                n_actions=int(self.game.getActionSize()),
+                max_steps=self.game.max_steps,
+                valid=valid,
+                name_actor=self._name_actor,
                 describe=self.game.describe_action,
-                where=f"in game {game} of the batch, step {int(record[E.ERR_STEP]) + 1}")
+                where=f"in game {game} of the batch, step {int(record[E.ERR_STEP]) + 1}",
+            )
 
     def _name_actor(self, actor: int, player: int) -> str:
         if actor == E.ACTOR_AGENT:

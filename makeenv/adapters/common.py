@@ -25,8 +25,10 @@ def as_array_env(env: Any, **game_options: Any) -> ArrayEnv:
     """``env`` itself, or the registered array game of that name built with ``game_options``."""
     if isinstance(env, ArrayEnv):
         if game_options:
-            raise TypeError(f"{env.name}: game options {sorted(game_options)} can only be given with a game name; "
-                            f"build the env with makeenv.make({env.name!r}, ...) instead")
+            raise TypeError(
+                f"{env.name}: game options {sorted(game_options)} can only be given with a game name; "
+                f"build the env with makeenv.make({env.name!r}, ...) instead"
+            )
         return env
     if isinstance(env, str):
         import makeenv
@@ -35,7 +37,9 @@ def as_array_env(env: Any, **game_options: Any) -> ArrayEnv:
         if not isinstance(built, ArrayEnv):
             raise TypeError(f"{env!r} is a text env; the RL adapters take array games (makeenv list shows them)")
         return built
-    raise TypeError(f"expected an array env (makeenv.make('TicTacToe')) or a game name, got {type(env).__name__} {env!r}")
+    raise TypeError(
+        f"expected an array env (makeenv.make('TicTacToe')) or a game name, got {type(env).__name__} {env!r}"
+    )
 
 
 def live_match(match: Match | None, game: str) -> Match:
@@ -49,8 +53,9 @@ def player_to_move(match: Match) -> int:
     """The player to move in a running ``match``."""
     player = match.current_player
     if player is None:
-        raise RuntimeError(f"{match.env.name}: the game is over at step {match.steps}, so nobody is to move; "
-                           "check match.over first")
+        raise RuntimeError(
+            f"{match.env.name}: the game is over at step {match.steps}, so nobody is to move; check match.over first"
+        )
     return player
 
 
@@ -58,8 +63,10 @@ def final_outcome(match: Match) -> Outcome:
     """The outcome of an ended ``match``."""
     outcome = match.outcome
     if outcome is None:
-        raise RuntimeError(f"{match.env.name}: the game is still running at step {match.steps}, so it has no "
-                           "outcome yet; check match.over first")
+        raise RuntimeError(
+            f"{match.env.name}: the game is still running at step {match.steps}, so it has no "
+            "outcome yet; check match.over first"
+        )
     return outcome
 
 
@@ -67,8 +74,10 @@ def check_invalid_action(game: str, invalid_action: Any, invalid_reward: Any) ->
     """The adapters' ``invalid_action`` option ("lose": the mover's episode ends with
     ``invalid_reward``; "raise": ``InvalidActionError``) and its reward, validated."""
     if invalid_action not in INVALID_ACTION_CHOICES:
-        raise ValueError(f"{game}: invalid_action={invalid_action!r}; choose 'lose' (the game ends, the player "
-                         "who chose it gets invalid_reward) or 'raise' (InvalidActionError)")
+        raise ValueError(
+            f"{game}: invalid_action={invalid_action!r}; choose 'lose' (the game ends, the player "
+            "who chose it gets invalid_reward) or 'raise' (InvalidActionError)"
+        )
     try:
         reward = float(invalid_reward)
     except (TypeError, ValueError):
@@ -89,8 +98,10 @@ def check_seat(env: ArrayEnv, seat: Any) -> int | None:
     if seat is None:
         return None
     if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < env.players:
-        raise ValueError(f"{env.name}: seat must be None (a random seat every episode) or an int in "
-                         f"0..{env.players - 1}, got {seat!r}")
+        raise ValueError(
+            f"{env.name}: seat must be None (a random seat every episode) or an int in "
+            f"0..{env.players - 1}, got {seat!r}"
+        )
     return int(seat)
 
 
@@ -126,6 +137,7 @@ def masked_observation_space(env: ArrayEnv) -> Any:
 
 
 # ---- pictures -------------------------------------------------------------------------------------
+
 
 def render_modes(env: ArrayEnv) -> list[str]:
     """The render modes an adapter of ``env`` offers.

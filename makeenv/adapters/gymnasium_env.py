@@ -38,21 +38,29 @@ class ArrayGameEnv(gymnasium.Env):
     says "win", "loss" or "draw" at the end.
     """
 
-    def __init__(self, env: ArrayEnv, level: int = 0, *, seat: int | None = None,
-                 mask_in_observation: bool = False, invalid_action: str = "lose", invalid_reward: float = -1.0,
-                 render_mode: str | None = None) -> None:
+    def __init__(
+        self,
+        env: ArrayEnv,
+        level: int = 0,
+        *,
+        seat: int | None = None,
+        mask_in_observation: bool = False,
+        invalid_action: str = "lose",
+        invalid_reward: float = -1.0,
+        render_mode: str | None = None,
+    ) -> None:
         env.require_contract()
         self.game = env
         self.level = common.check_level(env, level)
         self.seat = common.check_seat(env, seat)
-        self.invalid_action, self.invalid_reward = common.check_invalid_action(env.name, invalid_action,
-                                                                                invalid_reward)
+        self.invalid_action, self.invalid_reward = common.check_invalid_action(env.name, invalid_action, invalid_reward)
         self.mask_in_observation = bool(mask_in_observation)
         self.opponents: list[Bot] = env.opponents(self.level)
         self._bot_data = [bot.initial_data() for bot in self.opponents]
         self.action_space = spaces.Discrete(int(env.getActionSize()))
-        self.observation_space = (common.masked_observation_space(env) if self.mask_in_observation
-                                  else common.observation_box(env))
+        self.observation_space = (
+            common.masked_observation_space(env) if self.mask_in_observation else common.observation_box(env)
+        )
         modes = common.render_modes(env)
         self.metadata = {"render_modes": modes, "render_fps": common.RENDER_FPS}
         self.render_mode = common.check_render_mode(env, render_mode, modes)
@@ -95,8 +103,7 @@ class ArrayGameEnv(gymnasium.Env):
         outcome = common.final_outcome(self._match)
         info = self._info()
         info["result"] = outcome.results[self.me]
-        return (self._observation(), float(outcome.returns[self.me]), not outcome.truncated, outcome.truncated,
-                info)
+        return (self._observation(), float(outcome.returns[self.me]), not outcome.truncated, outcome.truncated, info)
 
     def action_masks(self) -> np.ndarray:
         """The valid actions now, as booleans (all False once the episode is over)."""
@@ -160,9 +167,17 @@ class ArrayGameEnv(gymnasium.Env):
         return f"<ArrayGameEnv makeenv/{self.game.name} level={self.level}>"
 
 
-def to_gymnasium(env: ArrayEnv | str, level: int = 0, *, seat: int | None = None, mask_in_observation: bool = False,
-                 invalid_action: str = "lose", invalid_reward: float = -1.0, render_mode: str | None = None,
-                 **game_options: Any) -> ArrayGameEnv:
+def to_gymnasium(
+    env: ArrayEnv | str,
+    level: int = 0,
+    *,
+    seat: int | None = None,
+    mask_in_observation: bool = False,
+    invalid_action: str = "lose",
+    invalid_reward: float = -1.0,
+    render_mode: str | None = None,
+    **game_options: Any,
+) -> ArrayGameEnv:
     """A single-agent Gymnasium env of an array game (an ``ArrayEnv`` or a registered game's name)
     against ``level``'s bots.
 
@@ -170,9 +185,15 @@ def to_gymnasium(env: ArrayEnv | str, level: int = 0, *, seat: int | None = None
     episode ends with ``invalid_reward``, ``info["invalid_action"]`` says why) or "raise".
     ``render_mode``: "ansi", "svg" or "rgb_array". ``game_options`` go to ``makeenv.make``.
     """
-    return ArrayGameEnv(common.as_array_env(env, **game_options), level, seat=seat,
-                        mask_in_observation=mask_in_observation, invalid_action=invalid_action,
-                        invalid_reward=invalid_reward, render_mode=render_mode)
+    return ArrayGameEnv(
+        common.as_array_env(env, **game_options),
+        level,
+        seat=seat,
+        mask_in_observation=mask_in_observation,
+        invalid_action=invalid_action,
+        invalid_reward=invalid_reward,
+        render_mode=render_mode,
+    )
 
 
 def make_registered(game: str, **options: Any) -> ArrayGameEnv:
@@ -196,9 +217,14 @@ def register_game(name: str) -> str:
         # no OrderEnforcing / PassiveEnvChecker wrappers by default (the env enforces reset-before-step
         # itself and passes check_env), so env.action_masks() works on what gymnasium.make returns,
         # as sb3-contrib's MaskablePPO expects
-        gymnasium.register(id=env_id, entry_point=f"{__name__}:make_registered",
-                           vector_entry_point=f"{__name__}:make_registered_batch",
-                           kwargs={"game": name}, order_enforce=False, disable_env_checker=True)
+        gymnasium.register(
+            id=env_id,
+            entry_point=f"{__name__}:make_registered",
+            vector_entry_point=f"{__name__}:make_registered_batch",
+            kwargs={"game": name},
+            order_enforce=False,
+            disable_env_checker=True,
+        )
     return env_id
 
 

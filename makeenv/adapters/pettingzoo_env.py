@@ -23,12 +23,17 @@ from makeenv.array.referee import Match
 class _Table:
     """What both PettingZoo envs keep: the game, its spaces, the match and how to read it."""
 
-    def _setup(self, env: ArrayEnv, invalid_action: str, invalid_reward: float, render_mode: str | None,
-               render_player: int | None) -> None:
+    def _setup(
+        self,
+        env: ArrayEnv,
+        invalid_action: str,
+        invalid_reward: float,
+        render_mode: str | None,
+        render_player: int | None,
+    ) -> None:
         env.require_contract()
         self.game = env
-        self.invalid_action, self.invalid_reward = common.check_invalid_action(env.name, invalid_action,
-                                                                                invalid_reward)
+        self.invalid_action, self.invalid_reward = common.check_invalid_action(env.name, invalid_action, invalid_reward)
         self.possible_agents = [f"player_{p}" for p in range(env.players)]
         self.agents: list[str] = []
         self._seat = {agent: p for p, agent in enumerate(self.possible_agents)}
@@ -37,8 +42,12 @@ class _Table:
         action = _discrete(env)
         self.action_spaces = {agent: action for agent in self.possible_agents}
         modes = common.render_modes(env)
-        self.metadata = {"name": f"makeenv/{env.name}", "render_modes": modes, "render_fps": common.RENDER_FPS,
-                         "is_parallelizable": env.simultaneous}
+        self.metadata = {
+            "name": f"makeenv/{env.name}",
+            "render_modes": modes,
+            "render_fps": common.RENDER_FPS,
+            "is_parallelizable": env.simultaneous,
+        }
         self.render_mode = common.check_render_mode(env, render_mode, modes)
         self.render_player = common.check_seat(env, render_player)
         self.match: Match | None = None
@@ -106,8 +115,15 @@ def _discrete(env: ArrayEnv) -> Any:
 class ArrayGameAEC(_Table, AECEnv):
     """A PettingZoo AEC env of an array game: one agent acts at a time, the player to move."""
 
-    def __init__(self, env: ArrayEnv, *, invalid_action: str = "lose", invalid_reward: float = -1.0,
-                 render_mode: str | None = None, render_player: int | None = None) -> None:
+    def __init__(
+        self,
+        env: ArrayEnv,
+        *,
+        invalid_action: str = "lose",
+        invalid_reward: float = -1.0,
+        render_mode: str | None = None,
+        render_player: int | None = None,
+    ) -> None:
         AECEnv.__init__(self)
         self._setup(env, invalid_action, invalid_reward, render_mode, render_player)
 
@@ -153,8 +169,9 @@ class ArrayGameAEC(_Table, AECEnv):
         rewards, infos = self._final_rewards()
         self._end(rewards, infos, truncated=match.truncated, mover=mover)
 
-    def _end(self, rewards: dict[str, float], infos: dict[str, dict[str, Any]], *, truncated: bool,
-             mover: str | None) -> None:
+    def _end(
+        self, rewards: dict[str, float], infos: dict[str, dict[str, Any]], *, truncated: bool, mover: str | None
+    ) -> None:
         for agent in self.agents:
             self.rewards[agent] = rewards[agent]
             self.infos[agent] = infos[agent]
@@ -169,15 +186,25 @@ class ArrayGameParallel(_Table, ParallelEnv):
     """A PettingZoo Parallel env of a simultaneous-move game: each step takes one action per
     player and plays them in seat order as one round (the game's ``SIMULTANEOUS`` rounds)."""
 
-    def __init__(self, env: ArrayEnv, *, invalid_action: str = "lose", invalid_reward: float = -1.0,
-                 render_mode: str | None = None, render_player: int | None = None) -> None:
+    def __init__(
+        self,
+        env: ArrayEnv,
+        *,
+        invalid_action: str = "lose",
+        invalid_reward: float = -1.0,
+        render_mode: str | None = None,
+        render_player: int | None = None,
+    ) -> None:
         if not env.simultaneous:
-            raise ValueError(f"{env.name} is turn-based (no SIMULTANEOUS = True), so it has no rounds of one move "
-                             "per player; use the AEC env: to_pettingzoo(env)")
+            raise ValueError(
+                f"{env.name} is turn-based (no SIMULTANEOUS = True), so it has no rounds of one move "
+                "per player; use the AEC env: to_pettingzoo(env)"
+            )
         self._setup(env, invalid_action, invalid_reward, render_mode, render_player)
 
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None
-              ) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, dict[str, Any]]]:
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, dict[str, Any]]]:
         self._new_match(seed)
         self.agents = list(self.possible_agents)
         self._check_round_start()
@@ -186,14 +213,17 @@ class ArrayGameParallel(_Table, ParallelEnv):
     def _observations(self) -> dict[str, dict[str, np.ndarray]]:
         match = self._match
         running = not match.over
-        return {agent: self._observation(p, match.valid_actions(p) if running else None)
-                for agent, p in self._seat.items()}
+        return {
+            agent: self._observation(p, match.valid_actions(p) if running else None) for agent, p in self._seat.items()
+        }
 
     def _check_round_start(self) -> None:
         match = self._match
         if not match.over and match.current_player != 0:
-            raise GameError(f"{self.game.name}: a round of simultaneous moves starts with player 0, but player "
-                            f"{match.current_player} is to move at step {match.steps}")
+            raise GameError(
+                f"{self.game.name}: a round of simultaneous moves starts with player 0, but player "
+                f"{match.current_player} is to move at step {match.steps}"
+            )
 
     def step(self, actions: dict[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
         if not self.agents:
@@ -209,8 +239,10 @@ class ArrayGameParallel(_Table, ParallelEnv):
             if match.over:
                 break
             if match.current_player != player:
-                raise GameError(f"{self.game.name}: player {player} should move now, in seat order, but player "
-                                f"{match.current_player} is to move at step {match.steps}")
+                raise GameError(
+                    f"{self.game.name}: player {player} should move now, in seat order, but player "
+                    f"{match.current_player} is to move at step {match.steps}"
+                )
             try:
                 match.step(common.action_value(self.game.name, actions[agent]), who=agent)
             except InvalidActionError as error:
@@ -231,9 +263,16 @@ class ArrayGameParallel(_Table, ParallelEnv):
         return observations, rewards, terminations, truncations, infos
 
 
-def to_pettingzoo(env: ArrayEnv | str, *, parallel: bool = False, invalid_action: str = "lose",
-                  invalid_reward: float = -1.0, render_mode: str | None = None, render_player: int | None = None,
-                  **game_options: Any) -> ArrayGameAEC | ArrayGameParallel:
+def to_pettingzoo(
+    env: ArrayEnv | str,
+    *,
+    parallel: bool = False,
+    invalid_action: str = "lose",
+    invalid_reward: float = -1.0,
+    render_mode: str | None = None,
+    render_player: int | None = None,
+    **game_options: Any,
+) -> ArrayGameAEC | ArrayGameParallel:
     """A PettingZoo env of an array game (an ``ArrayEnv`` or a registered game's name).
 
     ``parallel=True``: a Parallel env, for games with ``SIMULTANEOUS = True``. ``invalid_action``:
@@ -244,5 +283,10 @@ def to_pettingzoo(env: ArrayEnv | str, *, parallel: bool = False, invalid_action
     """
     game = common.as_array_env(env, **game_options)
     kind = ArrayGameParallel if parallel else ArrayGameAEC
-    return kind(game, invalid_action=invalid_action, invalid_reward=invalid_reward, render_mode=render_mode,
-                render_player=render_player)
+    return kind(
+        game,
+        invalid_action=invalid_action,
+        invalid_reward=invalid_reward,
+        render_mode=render_mode,
+        render_player=render_player,
+    )

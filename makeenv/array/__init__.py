@@ -19,8 +19,21 @@ from makeenv.array.referee import Match, Outcome
 from makeenv.array.results import Results, SeatResults
 
 __all__ = [
-    "Bot", "CONTRACT", "CONTRACT_NAMES", "OPTIONAL_FUNCTIONS", "ArrayEnv", "load_array_env",
-    "Match", "Outcome", "Results", "SeatResults",
-    "ArrayEnvError", "InvalidActionError", "AgentError", "AgentRaisedError", "GameError", "GameCompileError",
+    "Bot",
+    "CONTRACT",
+    "CONTRACT_NAMES",
+    "OPTIONAL_FUNCTIONS",
+    "ArrayEnv",
+    "load_array_env",
+    "Match",
+    "Outcome",
+    "Results",
+    "SeatResults",
+    "ArrayEnvError",
+    "InvalidActionError",
+    "AgentError",
+    "AgentRaisedError",
+    "GameError",
+    "GameCompileError",
     "RunInterrupted",
 ]

@@ -24,8 +24,8 @@ from makeenv.array.cache import take_handoff
 from makeenv.array.errors import ACTOR_AGENT, ACTOR_GAME, ENV_LENGTH_CHANGED, ERR_SIZE
 
 _h = take_handoff(__name__)
-R = _h["referee"]          # the game's referee module
-L = _h["loop"]             # the runner's loop module for these bots (bot_move, call_bot)
+R = _h["referee"]  # the game's referee module
+L = _h["loop"]  # the runner's loop module for these bots (bot_move, call_bot)
 CACHE = _h["cache"]
 PARALLEL = _h["parallel"]  # chunks run on numba's threads
 
@@ -45,6 +45,7 @@ LOSS, DRAW, WIN = -1, 0, 1
 
 
 # ---- one game, in the chunk's own arrays ----------------------------------------------------------
+
 
 @njit(cache=CACHE, inline="always")
 def let_bots_move(env, steps, me, seat_slot, slot_fn, bots, err, err_valid, game):
@@ -117,6 +118,7 @@ def new_episode(env, seat_slot, slot_fn, bots, fixed_seat, err, err_valid, game)
 
 # ---- moving a game's arrays between the batch and the chunk (element by element: no views) -----
 
+
 @njit(cache=CACHE, inline="always")
 def load(i, envs, seat_slot, bot_data, env, slots, bots):
     for k in range(env.shape[0]):
@@ -158,15 +160,37 @@ def observe(i, env, me, states, obs, masks):
 @njit(cache=CACHE)
 def workspace(envs, states, bot_data):
     """A chunk's own arrays: env, state, seats of one game, its bots' data, error record."""
-    return (np.empty(envs.shape[1]), np.empty(states.shape[1]), np.empty(N_PLAYERS, dtype=np.int64),
-            np.empty((bot_data.shape[1], bot_data.shape[2])), np.zeros(ERR_SIZE), np.zeros(N_ACTIONS))
+    return (
+        np.empty(envs.shape[1]),
+        np.empty(states.shape[1]),
+        np.empty(N_PLAYERS, dtype=np.int64),
+        np.empty((bot_data.shape[1], bot_data.shape[2])),
+        np.zeros(ERR_SIZE),
+        np.zeros(N_ACTIONS),
+    )
 
 
 # ---- chunks -------------------------------------------------------------------------------------------
 
+
 @njit(cache=CACHE)
-def reset_chunk(lo, hi, seed, envs, steps_of, seats, seat_slot, slot_fn, bot_data, fixed_seat, states, obs, masks,
-                err_out, err_valid_out):
+def reset_chunk(
+    lo,
+    hi,
+    seed,
+    envs,
+    steps_of,
+    seats,
+    seat_slot,
+    slot_fn,
+    bot_data,
+    fixed_seat,
+    states,
+    obs,
+    masks,
+    err_out,
+    err_valid_out,
+):
     """New games ``lo..hi-1``, each up to the agent's first move. Returns (CHUNK_*, failed game)."""
     np.random.seed(seed)
     env, state, slots, bots, err, err_valid = workspace(envs, states, bot_data)
@@ -184,9 +208,34 @@ def reset_chunk(lo, hi, seed, envs, steps_of, seats, seat_slot, slot_fn, bot_dat
 
 
 @njit(cache=CACHE)
-def step_chunk(lo, hi, seed, actions, envs, steps_of, seats, seat_slot, slot_fn, bot_data, fixed_seat,
-               lose_on_invalid, invalid_reward, states, obs, masks, rewards, terminated, truncated, ended, final_obs,
-               results, lengths, invalid, err_out, err_valid_out):
+def step_chunk(
+    lo,
+    hi,
+    seed,
+    actions,
+    envs,
+    steps_of,
+    seats,
+    seat_slot,
+    slot_fn,
+    bot_data,
+    fixed_seat,
+    lose_on_invalid,
+    invalid_reward,
+    states,
+    obs,
+    masks,
+    rewards,
+    terminated,
+    truncated,
+    ended,
+    final_obs,
+    results,
+    lengths,
+    invalid,
+    err_out,
+    err_valid_out,
+):
     """The agent's action in each game ``lo..hi-1``, the bots' replies, and a new game where one
     ended. Returns (CHUNK_*, failed game)."""
     np.random.seed(seed)
@@ -249,29 +298,107 @@ def step_chunk(lo, hi, seed, actions, envs, steps_of, seats, seat_slot, slot_fn,
 
 # ---- the batch: its chunks, on numba's threads when PARALLEL ---------------------------------------
 
+
 @njit(cache=CACHE, parallel=PARALLEL)
-def reset_batch(seeds, envs, steps_of, seats, seat_slot, slot_fn, bot_data, fixed_seat, states, obs, masks, status_,
-                failed_at, err, err_valid):
+def reset_batch(
+    seeds,
+    envs,
+    steps_of,
+    seats,
+    seat_slot,
+    slot_fn,
+    bot_data,
+    fixed_seat,
+    states,
+    obs,
+    masks,
+    status_,
+    failed_at,
+    err,
+    err_valid,
+):
     """A new game in every slot of the batch, each up to the agent's first move."""
     n_chunks, n = seeds.shape[0], envs.shape[0]
     for c in prange(n_chunks):
-        status_[c], failed_at[c] = reset_chunk(c * n // n_chunks, (c + 1) * n // n_chunks, seeds[c], envs, steps_of,
-                                               seats, seat_slot, slot_fn, bot_data, fixed_seat, states, obs, masks,
-                                               err[c], err_valid[c])
+        status_[c], failed_at[c] = reset_chunk(
+            c * n // n_chunks,
+            (c + 1) * n // n_chunks,
+            seeds[c],
+            envs,
+            steps_of,
+            seats,
+            seat_slot,
+            slot_fn,
+            bot_data,
+            fixed_seat,
+            states,
+            obs,
+            masks,
+            err[c],
+            err_valid[c],
+        )
 
 
 @njit(cache=CACHE, parallel=PARALLEL)
-def step_batch(seeds, actions, envs, steps_of, seats, seat_slot, slot_fn, bot_data, fixed_seat, lose_on_invalid,
-               invalid_reward, states, obs, masks, rewards, terminated, truncated, ended, final_obs, results, lengths,
-               invalid, status_, failed_at, err, err_valid):
+def step_batch(
+    seeds,
+    actions,
+    envs,
+    steps_of,
+    seats,
+    seat_slot,
+    slot_fn,
+    bot_data,
+    fixed_seat,
+    lose_on_invalid,
+    invalid_reward,
+    states,
+    obs,
+    masks,
+    rewards,
+    terminated,
+    truncated,
+    ended,
+    final_obs,
+    results,
+    lengths,
+    invalid,
+    status_,
+    failed_at,
+    err,
+    err_valid,
+):
     """One agent move in every game of the batch (see ``step_chunk``)."""
     n_chunks, n = seeds.shape[0], envs.shape[0]
     for c in prange(n_chunks):
-        status_[c], failed_at[c] = step_chunk(c * n // n_chunks, (c + 1) * n // n_chunks, seeds[c], actions, envs,
-                                              steps_of, seats, seat_slot, slot_fn, bot_data, fixed_seat,
-                                              lose_on_invalid, invalid_reward, states, obs, masks, rewards,
-                                              terminated, truncated, ended, final_obs, results, lengths, invalid,
-                                              err[c], err_valid[c])
+        status_[c], failed_at[c] = step_chunk(
+            c * n // n_chunks,
+            (c + 1) * n // n_chunks,
+            seeds[c],
+            actions,
+            envs,
+            steps_of,
+            seats,
+            seat_slot,
+            slot_fn,
+            bot_data,
+            fixed_seat,
+            lose_on_invalid,
+            invalid_reward,
+            states,
+            obs,
+            masks,
+            rewards,
+            terminated,
+            truncated,
+            ended,
+            final_obs,
+            results,
+            lengths,
+            invalid,
+            err[c],
+            err_valid[c],
+        )
 
 
 @njit(cache=CACHE)

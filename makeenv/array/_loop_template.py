@@ -24,10 +24,10 @@ from makeenv.array.errors import (
 from makeenv.array.templates import MAX_BOT_FUNCTIONS
 
 _h = take_handoff(__name__)
-R = _h["referee"]          # the game's referee module
+R = _h["referee"]  # the game's referee module
 CACHE = _h["cache"]
 AGENT_KIND = _h["agent_kind"]  # "user" (a numba agent) or "random" (the built-in one)
-BOTS = _h["bots"]              # the distinct numba bot policies; () when every bot is random
+BOTS = _h["bots"]  # the distinct numba bot policies; () when every bot is random
 N_BOT_FUNCS = len(BOTS)
 BOTS_RANDOM = N_BOT_FUNCS == 0
 ALL_RANDOM = AGENT_KIND == "random" and BOTS_RANDOM
@@ -156,8 +156,9 @@ def n_games(num_games, agent_data, bot_data, slot_fn, stats, err, err_valid, fir
     returns = np.empty(N_PLAYERS, dtype=np.float64)
     for g in range(num_games):
         me = deal_seats(seat_slot, not BOTS_RANDOM)
-        ok, agent_data = play_one(agent_data, bot_data, slot_fn, seat_slot, me, stats, winners, returns,
-                                  err, err_valid, first_game + g)
+        ok, agent_data = play_one(
+            agent_data, bot_data, slot_fn, seat_slot, me, stats, winners, returns, err, err_valid, first_game + g
+        )
         if not ok:
             return g, agent_data
     return num_games, agent_data

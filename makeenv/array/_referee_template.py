@@ -57,17 +57,17 @@ stepEnv = _h["stepEnv"]
 getValidActions = _h["getValidActions"]
 checkEnded = _h["checkEnded"]
 getReward = _h["getReward"]
-getWinners = _h["getWinners"]          # optional: None when the game has none
-getReturns = _h["getReturns"]          # optional
-isValidAction = _h["isValidAction"]    # optional
+getWinners = _h["getWinners"]  # optional: None when the game has none
+getReturns = _h["getReturns"]  # optional
+isValidAction = _h["isValidAction"]  # optional
 HAS_WINNERS = getWinners is not None
 HAS_RETURNS = getReturns is not None
 HAS_IS_VALID = isValidAction is not None
-INIT_ARGS = _h["init_args"]            # the game's PARAMETERS values, passed to initEnv
+INIT_ARGS = _h["init_args"]  # the game's PARAMETERS values, passed to initEnv
 N_PLAYERS = _h["n_players"]
 N_ACTIONS = _h["n_actions"]
-MAX_STEPS = _h["max_steps"]            # safety bound: a longer game is an error ...
-TURN_LIMIT = _h["turn_limit"]          # ... unless the game declares a TURN_LIMIT (0: none)
+MAX_STEPS = _h["max_steps"]  # safety bound: a longer game is an error ...
+TURN_LIMIT = _h["turn_limit"]  # ... unless the game declares a TURN_LIMIT (0: none)
 CACHE = _h["cache"]
 
 # a game's status, as the referee reports it
@@ -86,8 +86,7 @@ def new_env():
 @njit(cache=CACHE)
 def fail(err, err_valid, code, player, action, actor, game, step, state):
     """Record an error; for action errors also the valid actions (and blame the game when none is)."""
-    if code == ACTION_OUT_OF_RANGE or code == ACTION_NOT_INTEGER or code == ACTION_NOT_VALID \
-            or code == NO_VALID_ACTION:
+    if code == ACTION_OUT_OF_RANGE or code == ACTION_NOT_INTEGER or code == ACTION_NOT_VALID or code == NO_VALID_ACTION:
         valid = getValidActions(state)
         count = 0
         for i in range(min(valid.shape[0], err_valid.shape[0])):
@@ -275,6 +274,7 @@ def deal_seats(seat_slot, shuffle):
 
 
 # ---- for callers in Python -------------------------------------------------------------------------
+
 
 @njit(cache=CACHE)
 def match_step(action, env, err, err_valid, actor, steps):

@@ -35,11 +35,15 @@ class Bot:
 
     def __post_init__(self) -> None:
         if not callable(self.policy):
-            raise TypeError(f"Bot: policy must be a function policy(state, data) -> (action, data), got {self.policy!r}")
+            raise TypeError(
+                f"Bot: policy must be a function policy(state, data) -> (action, data), got {self.policy!r}"
+            )
         if self.data is not None:
             data = np.ascontiguousarray(self.data, dtype=np.float64)
             if data.ndim != 1 or data.size == 0:
-                raise ValueError(f"Bot {self.label}: data must be a non-empty 1-D float64 array, got shape {data.shape}")
+                raise ValueError(
+                    f"Bot {self.label}: data must be a non-empty 1-D float64 array, got shape {data.shape}"
+                )
             object.__setattr__(self, "data", data)
 
     @property
@@ -70,8 +74,10 @@ def load_agent(spec: str) -> Any:
     except LoadError as exc:
         raise AgentSpecError(f"{exc}; or 'random' for the built-in random agent") from None
     if not callable(agent):
-        raise AgentSpecError(f"agent spec {spec!r}: {spec.rpartition(':')[2]!r} is {with_article(type(agent).__name__)}, "
-                             "not a function agent(state, agent_data) -> (action, agent_data)")
+        raise AgentSpecError(
+            f"agent spec {spec!r}: {spec.rpartition(':')[2]!r} is {with_article(type(agent).__name__)}, "
+            "not a function agent(state, agent_data) -> (action, agent_data)"
+        )
     return agent
 
 

@@ -95,8 +95,14 @@ def _file_digest(path: str, memo: dict[str, str]) -> str:
 def referee_module(env: ArrayEnv) -> Any:
     """The compiled referee of ``env`` (its functions and parameters): ``_referee_template.py``."""
     functions = env.compiled_functions()
-    key = ("referee", tuple(id(f) for f in functions.values()), env.init_args, env.players, env.max_steps,
-           env.turn_limit)
+    key = (
+        "referee",
+        tuple(id(f) for f in functions.values()),
+        env.init_args,
+        env.players,
+        env.max_steps,
+        env.turn_limit,
+    )
     with _LOCK:
         module = _MODULES.get(key)
         if module is None:
@@ -109,7 +115,9 @@ def referee_module(env: ArrayEnv) -> Any:
                 "turn_limit": env.turn_limit,
             }
             sources = [(label, func) for label, func in functions.items()]
-            settings = [f"{k}={handoff[k]!r}" for k in ("init_args", "n_players", "n_actions", "max_steps", "turn_limit")]
+            settings = [
+                f"{k}={handoff[k]!r}" for k in ("init_args", "n_players", "n_actions", "max_steps", "turn_limit")
+            ]
             module = _build(TEMPLATES["referee"], handoff, sources, settings, env.folder)
             _MODULES[key] = module
             _KEEP[key] = tuple(functions.values())
@@ -151,8 +159,14 @@ def batch_module(loop: Any, parallel: bool) -> Any:
     return module
 
 
-def _build(template: Template, handoff: dict[str, Any], sources: list[tuple[str, Any]],
-           settings: list[str], folder: str | None, cacheable: bool = True) -> Any:
+def _build(
+    template: Template,
+    handoff: dict[str, Any],
+    sources: list[tuple[str, Any]],
+    settings: list[str],
+    folder: str | None,
+    cacheable: bool = True,
+) -> Any:
     text = template.path.read_text()
     digest = _cache_digest(text, sources, settings, folder) if cacheable else None
     if digest is not None:

@@ -50,10 +50,10 @@ class GameRecord:
     """What a random game looked like, step by step, as seen through the contract functions."""
 
     init_env: Any = None
-    envs: list[Any] = field(default_factory=list)          # the env before each step (copies)
-    players: list[Any] = field(default_factory=list)       # getCurrentPlayer at each step
-    states: list[Any] = field(default_factory=list)        # getAgentState at each step
-    valids: list[Any] = field(default_factory=list)        # getValidActions(state) at each step
+    envs: list[Any] = field(default_factory=list)  # the env before each step (copies)
+    players: list[Any] = field(default_factory=list)  # getCurrentPlayer at each step
+    states: list[Any] = field(default_factory=list)  # getAgentState at each step
+    valids: list[Any] = field(default_factory=list)  # getValidActions(state) at each step
     actions: list[int] = field(default_factory=list)
     step_returns: list[Any] = field(default_factory=list)  # what stepEnv returned (first steps)
     ended_values: list[Any] = field(default_factory=list)  # checkEnded after each step
@@ -74,8 +74,7 @@ class TraceError(Exception):
         self.function = function
         self.compile_error = isinstance(exc, NumbaError)
         if self.compile_error:
-            super().__init__(f"numba could not compile {function}: "
-                             f"{strip_internal_names(explain_compile_error(exc))}.")
+            super().__init__(f"numba could not compile {function}: {strip_internal_names(explain_compile_error(exc))}.")
             return
         first = next((ln for ln in str(exc).splitlines() if ln.strip()), "")
         super().__init__(f"{function} raised {type(exc).__name__}: {strip_internal_names(first[:200])}")
@@ -88,7 +87,7 @@ class CheckContext:
     env: ArrayEnv
     trace_games: int = 50
     run_games: int = 200
-    level_games: int = 4   # games against each level (search bots make more costly)
+    level_games: int = 4  # games against each level (search bots make more costly)
     max_steps: int = 10_000
     seed: int = 12345
     memo: dict[str, Any] = field(default_factory=dict)
@@ -227,8 +226,10 @@ def _arity_problem(name: str, func: Any, count: int) -> str | None:
     try:
         signature.bind(*([0] * count))
     except TypeError:
-        return (f"{name}{signature} cannot be called with {count} argument{'s' if count != 1 else ''}; "
-                f"the contract calls it as {name}({_args_text(name, count)}).")
+        return (
+            f"{name}{signature} cannot be called with {count} argument{'s' if count != 1 else ''}; "
+            f"the contract calls it as {name}({_args_text(name, count)})."
+        )
     return None
 
 
@@ -238,6 +239,7 @@ def _args_text(name: str, count: int) -> str:
 
 
 # ---- the checks ---------------------------------------------------------------------------------
+
 
 def check_contract_functions(ctx: CheckContext) -> list[str]:
     """Every contract function exists, is numba-compiled (@njit) and takes the contract's arguments;
@@ -254,8 +256,10 @@ def check_contract_functions(ctx: CheckContext) -> list[str]:
                 problems.append(f"{name} is missing: define `@njit def {name}({args})` returning {returns}.")
             continue
         if not is_numba_function(func):
-            problems.append(f"{name} is not numba-compiled: decorate it with @njit (from numba import njit) so the "
-                            "runner can compile it into the game loop.")
+            problems.append(
+                f"{name} is not numba-compiled: decorate it with @njit (from numba import njit) so the "
+                "runner can compile it into the game loop."
+            )
             continue
         count = len([a for a in args.split(",") if a.strip()])
         if name == "initEnv" and parameters:
@@ -290,8 +294,10 @@ def check_init_env(ctx: CheckContext) -> list[str]:
     except TraceError as exc:
         return [f"{exc}; initEnv() must build a new game without errors."]
     if not _is_vector(env):
-        return [f"initEnv() returned {_kind(env)}; it must return the env as a 1-D float64 array "
-                "(np.zeros(n, dtype=np.float64))."]
+        return [
+            f"initEnv() returned {_kind(env)}; it must return the env as a 1-D float64 array "
+            "(np.zeros(n, dtype=np.float64))."
+        ]
     return []
 
 
@@ -309,8 +315,10 @@ def check_random_games(ctx: CheckContext) -> list[str]:
     else:
         error = ctx.memo.get("trace_error")
     if error is not None:
-        return [f"While playing random games, {error}; fix {error.function} so it works on every "
-                "env/state the game can reach."]
+        return [
+            f"While playing random games, {error}; fix {error.function} so it works on every "
+            "env/state the game can reach."
+        ]
     return []
 
 
@@ -319,9 +327,11 @@ def check_games_end(ctx: CheckContext) -> list[str]:
     trace = ctx.trace()
     stuck = [r for r in trace if not r.ended and not r.no_valid_action]
     if stuck:
-        return [f"{len(stuck)} of {len(trace)} random games did not end within {ctx.max_steps} steps: make "
-                "stepEnv move the game towards its end and checkEnded report it (or declare TURN_LIMIT = N "
-                "to end long games with no winner)."]
+        return [
+            f"{len(stuck)} of {len(trace)} random games did not end within {ctx.max_steps} steps: make "
+            "stepEnv move the game towards its end and checkEnded report it (or declare TURN_LIMIT = N "
+            "to end long games with no winner)."
+        ]
     return []
 
 
@@ -330,8 +340,10 @@ def check_current_player(ctx: CheckContext) -> list[str]:
     _, _, n = ctx.sizes()
     bad = {repr(p) for r in ctx.trace() for p in r.players if _as_int(p) is None or not 0 <= p < n}
     if bad:
-        return [f"getCurrentPlayer(env) returned {', '.join(sorted(bad)[:5])}; it must return the index "
-                f"of the player to move, an int in 0..{n - 1}."]
+        return [
+            f"getCurrentPlayer(env) returned {', '.join(sorted(bad)[:5])}; it must return the index "
+            f"of the player to move, an int in 0..{n - 1}."
+        ]
     return []
 
 
@@ -343,12 +355,16 @@ def check_state_type(ctx: CheckContext) -> list[str]:
     """getAgentState and getPlayerState return 1-D float64 arrays."""
     problems = []
     trace = ctx.trace()
-    for label, states in (("getAgentState(env)", [s for r in trace for s in r.states]),
-                          ("getPlayerState(env, player)", [s for r in trace for _, s, _ in r.finals])):
+    for label, states in (
+        ("getAgentState(env)", [s for r in trace for s in r.states]),
+        ("getPlayerState(env, player)", [s for r in trace for _, s, _ in r.finals]),
+    ):
         bad = {_kind(s) for s in states if not _is_vector(s)}
         if bad:
-            problems.append(f"{label} returned {', '.join(sorted(bad))}; states must be 1-D float64 arrays "
-                            "(np.zeros(getStateSize(), dtype=np.float64)).")
+            problems.append(
+                f"{label} returned {', '.join(sorted(bad))}; states must be 1-D float64 arrays "
+                "(np.zeros(getStateSize(), dtype=np.float64))."
+            )
     return problems
 
 
@@ -357,8 +373,10 @@ def check_state_length(ctx: CheckContext) -> list[str]:
     _, size, _ = ctx.sizes()
     lengths = {len(s) for s in _all_states(ctx) if isinstance(s, np.ndarray)}
     if lengths - {size}:
-        return [f"States had lengths {sorted(lengths)} but getStateSize() is {size}: getAgentState and "
-                f"getPlayerState must always return {size} values."]
+        return [
+            f"States had lengths {sorted(lengths)} but getStateSize() is {size}: getAgentState and "
+            f"getPlayerState must always return {size} values."
+        ]
     return []
 
 
@@ -371,9 +389,11 @@ def check_state_values(ctx: CheckContext) -> list[str]:
             bad += 1
             example = example if example.size else s
     if bad:
-        return [f"{bad} states held negative, NaN or infinite values (e.g. {np.array2string(example, threshold=20)}): "
-                "getAgentState/getPlayerState must encode everything as finite values >= 0 (use one-hot "
-                "flags or shift ranges, e.g. 0 for 'none' instead of -1)."]
+        return [
+            f"{bad} states held negative, NaN or infinite values (e.g. {np.array2string(example, threshold=20)}): "
+            "getAgentState/getPlayerState must encode everything as finite values >= 0 (use one-hot "
+            "flags or shift ranges, e.g. 0 for 'none' instead of -1)."
+        ]
     return []
 
 
@@ -381,8 +401,10 @@ def check_valid_actions_type(ctx: CheckContext) -> list[str]:
     """getValidActions returns a 1-D float64 array."""
     bad = {_kind(v) for r in ctx.trace() for v in r.valids if not _is_vector(v)}
     if bad:
-        return [f"getValidActions(state) returned {', '.join(sorted(bad))}; it must return a 1-D float64 "
-                "array (np.zeros(getActionSize(), dtype=np.float64))."]
+        return [
+            f"getValidActions(state) returned {', '.join(sorted(bad))}; it must return a 1-D float64 "
+            "array (np.zeros(getActionSize(), dtype=np.float64))."
+        ]
     return []
 
 
@@ -391,8 +413,10 @@ def check_valid_actions_length(ctx: CheckContext) -> list[str]:
     n_actions, _, _ = ctx.sizes()
     lengths = {len(np.atleast_1d(v)) for r in ctx.trace() for v in r.valids}
     if lengths - {n_actions}:
-        return [f"getValidActions(state) returned vectors of lengths {sorted(lengths)} but getActionSize() "
-                f"is {n_actions}: it must always return {n_actions} values, one per action."]
+        return [
+            f"getValidActions(state) returned vectors of lengths {sorted(lengths)} but getActionSize() "
+            f"is {n_actions}: it must always return {n_actions} values, one per action."
+        ]
     return []
 
 
@@ -405,8 +429,9 @@ def check_valid_actions_binary(ctx: CheckContext) -> list[str]:
             values.update(float(x) for x in arr[(arr != 0.0) & (arr != 1.0)])
     if values:
         shown = ", ".join(repr(x) for x in sorted(values, key=repr)[:5])
-        return [f"getValidActions(state) returned values {shown}; it must return only 0.0 (not allowed) "
-                "and 1.0 (allowed)."]
+        return [
+            f"getValidActions(state) returned values {shown}; it must return only 0.0 (not allowed) and 1.0 (allowed)."
+        ]
     return []
 
 
@@ -414,8 +439,10 @@ def check_valid_action_exists(ctx: CheckContext) -> list[str]:
     """At least one action is valid whenever the game is not over."""
     stuck = sum(1 for r in ctx.trace() if r.no_valid_action)
     if stuck:
-        return [f"In {stuck} random games getValidActions(state) allowed no action while checkEnded said "
-                "the game was running: every state before the end needs at least one valid action."]
+        return [
+            f"In {stuck} random games getValidActions(state) allowed no action while checkEnded said "
+            "the game was running: every state before the end needs at least one valid action."
+        ]
     return []
 
 
@@ -425,16 +452,21 @@ def check_final_valid_action(ctx: CheckContext) -> list[str]:
     seats: set[int] = set()
     games = 0
     for r in ctx.finished():
-        empty = {p for p, state, _ in r.finals
-                 if not np.any(np.atleast_1d(np.asarray(ctx.call("getValidActions", state)))[:n_actions] == 1.0)}
+        empty = {
+            p
+            for p, state, _ in r.finals
+            if not np.any(np.atleast_1d(np.asarray(ctx.call("getValidActions", state)))[:n_actions] == 1.0)
+        }
         games += bool(empty)
         seats |= empty
     if games:
         shown = ", ".join(str(p) for p in sorted(seats))
-        return [f"At the end of {games} random games getValidActions(getPlayerState(env, player)) allowed no "
-                f"action for player {shown}: every state an agent is given needs a valid action, the final one "
-                "included (an agent picking among the valid actions must find one); return a mask with action 0 "
-                "set when the game is over (and let isValidAction(state, 0) be True then)."]
+        return [
+            f"At the end of {games} random games getValidActions(getPlayerState(env, player)) allowed no "
+            f"action for player {shown}: every state an agent is given needs a valid action, the final one "
+            "included (an agent picking among the valid actions must find one); return a mask with action 0 "
+            "set when the game is over (and let isValidAction(state, 0) be True then)."
+        ]
     return []
 
 
@@ -445,11 +477,14 @@ def check_step_env(ctx: CheckContext) -> list[str]:
         length = len(r.init_env) if isinstance(r.init_env, np.ndarray) else None
         for ret in r.step_returns:
             if not _is_vector(ret):
-                problems.add(f"stepEnv(action, env) returned {_kind(ret)}; it must change env in place and "
-                             "`return env`.")
+                problems.add(
+                    f"stepEnv(action, env) returned {_kind(ret)}; it must change env in place and `return env`."
+                )
             elif length is not None and len(ret) != length:
-                problems.add(f"stepEnv(action, env) returned an env of length {len(ret)} (initEnv made "
-                             f"{length}); change env in place and `return env`.")
+                problems.add(
+                    f"stepEnv(action, env) returned an env of length {len(ret)} (initEnv made "
+                    f"{length}); change env in place and `return env`."
+                )
     return sorted(problems)
 
 
@@ -458,8 +493,10 @@ def check_ended_range(ctx: CheckContext) -> list[str]:
     _, _, n = ctx.sizes()
     bad = {repr(v) for r in ctx.trace() for v in r.ended_values if _as_int(v) is None or not -1 <= v <= n}
     if bad:
-        return [f"checkEnded(env) returned {', '.join(sorted(bad)[:5])}; it must return -1 while the game "
-                f"runs, the sole winner 0..{n - 1}, or {n} when it ended without a sole winner."]
+        return [
+            f"checkEnded(env) returned {', '.join(sorted(bad)[:5])}; it must return -1 while the game "
+            f"runs, the sole winner 0..{n - 1}, or {n} when it ended without a sole winner."
+        ]
     return []
 
 
@@ -473,14 +510,18 @@ def check_outcomes(ctx: CheckContext) -> list[str]:
         if ctx.env.getWinners is not None and ctx.call("checkEnded", r.final_env) == n:
             winners = ctx.call("getWinners", r.final_env)
             if not _is_vector(winners) or len(winners) != n or not np.all((winners == 0.0) | (winners == 1.0)):
-                problems.add(f"getWinners(env) returned {np.array2string(np.asarray(winners), threshold=10)}; it must "
-                             f"return a float64 vector of {n} values, 1.0 for each player sharing first place "
-                             "and 0.0 for the others.")
+                problems.add(
+                    f"getWinners(env) returned {np.array2string(np.asarray(winners), threshold=10)}; it must "
+                    f"return a float64 vector of {n} values, 1.0 for each player sharing first place "
+                    "and 0.0 for the others."
+                )
         if ctx.env.getReturns is not None:
             returns = ctx.call("getReturns", r.final_env)
             if not _is_vector(returns) or len(returns) != n or not np.all(np.isfinite(returns)):
-                problems.add(f"getReturns(env) returned {np.array2string(np.asarray(returns), threshold=10)}; it "
-                             f"must return a float64 vector of {n} finite values, each player's return.")
+                problems.add(
+                    f"getReturns(env) returned {np.array2string(np.asarray(returns), threshold=10)}; it "
+                    f"must return a float64 vector of {n} finite values, each player's return."
+                )
     return _limit(sorted(problems))
 
 
@@ -489,8 +530,10 @@ def check_rewards(ctx: CheckContext) -> list[str]:
     problems = []
     running = {repr(ctx.call("getReward", s)) for r in ctx.trace() for s in r.states[:3]} - {"-1"}
     if running:
-        problems.append(f"getReward(state) returned {', '.join(sorted(running))} while the game was running; "
-                        "it must return -1 until the game is over.")
+        problems.append(
+            f"getReward(state) returned {', '.join(sorted(running))} while the game was running; "
+            "it must return -1 until the game is over."
+        )
     for r in ctx.finished():
         if r.truncated:
             continue
@@ -502,7 +545,8 @@ def check_rewards(ctx: CheckContext) -> list[str]:
                 problems.append(
                     f"At the end ({outcome}) getReward(getPlayerState(env, {player})) returned {reward!r}, "
                     f"expected {expected}: each winner's final state must give 1 and every other "
-                    "player's (and everyone's after a draw) 0.")
+                    "player's (and everyone's after a draw) 0."
+                )
     return _limit(sorted(set(problems)))
 
 
@@ -528,9 +572,11 @@ def check_robust_functions(ctx: CheckContext) -> list[str]:
                 getattr(ctx.env, name)(make(size))
             except Exception as exc:
                 first = next((ln for ln in str(exc).splitlines() if ln.strip()), "")
-                problems.append(f"{name}(state) raised {type(exc).__name__} ({first[:120]}) on a {label} state: "
-                                f"it must not raise for any float64 state of length {size} (treat odd "
-                                "values as 'not set').")
+                problems.append(
+                    f"{name}(state) raised {type(exc).__name__} ({first[:120]}) on a {label} state: "
+                    f"it must not raise for any float64 state of length {size} (treat odd "
+                    "values as 'not set')."
+                )
     return _limit(problems)
 
 
@@ -544,10 +590,12 @@ def check_simultaneous_hidden(ctx: CheckContext) -> list[str]:
     core = ctx.env.new_match().core
     for r in ctx.trace()[:10]:
         for start in range(0, len(r.players) - n + 1, n):
-            movers = [int(p) for p in r.players[start:start + n]]
+            movers = [int(p) for p in r.players[start : start + n]]
             if sorted(movers) != list(range(n)):
-                problems.add(f"SIMULTANEOUS is True but the players to move in a round were {movers}: each round "
-                             f"must let every player move once (steps {start + 1}..{start + n}).")
+                problems.add(
+                    f"SIMULTANEOUS is True but the players to move in a round were {movers}: each round "
+                    f"must let every player move once (steps {start + 1}..{start + n})."
+                )
                 continue
             for k in range(n - 1):  # vary the k-th move of the round; later movers must not see it
                 env_k, valid = r.envs[start + k], np.asarray(r.valids[start + k])
@@ -565,7 +613,8 @@ def check_simultaneous_hidden(ctx: CheckContext) -> list[str]:
                             f"SIMULTANEOUS is True but player {nxt}'s state (getAgentState) changes with the "
                             f"choice player {movers[k]} made earlier in the same round (step {start + k + 1}): a "
                             "choice must stay hidden until the round's last move (keep it in env; let "
-                            "getPlayerState show it only after the round resolves).")
+                            "getPlayerState show it only after the round resolves)."
+                        )
                         break
     return _limit(sorted(problems))
 
@@ -579,17 +628,23 @@ def check_sample_env(ctx: CheckContext) -> list[str]:
         for player, state, env in list(zip(r.players, r.states, r.envs))[::3][:20]:
             sampled = ctx.call("sampleEnv", state)
             if not _is_vector(sampled) or len(sampled) != len(env):
-                problems.add(f"sampleEnv(state) returned {_kind(sampled)}; it must return an env like initEnv's "
-                             f"(a float64 vector of {len(env)}).")
+                problems.add(
+                    f"sampleEnv(state) returned {_kind(sampled)}; it must return an env like initEnv's "
+                    f"(a float64 vector of {len(env)})."
+                )
                 continue
             if int(ctx.call("getCurrentPlayer", sampled)) != int(player):
-                problems.add("sampleEnv(state) returned an env in which another player is to move; the player "
-                             "whose state it is must be to move.")
+                problems.add(
+                    "sampleEnv(state) returned an env in which another player is to move; the player "
+                    "whose state it is must be to move."
+                )
                 continue
             again = np.asarray(ctx.call("getAgentState", sampled))
             if not np.array_equal(again, state):
-                problems.add("getAgentState(sampleEnv(state)) differs from state: sampleEnv must keep everything "
-                             "the state shows and draw only what it hides.")
+                problems.add(
+                    "getAgentState(sampleEnv(state)) differs from state: sampleEnv must keep everything "
+                    "the state shows and draw only what it hides."
+                )
     return _limit(sorted(problems))
 
 
@@ -605,8 +660,10 @@ def check_valid_action_agrees(ctx: CheckContext) -> list[str]:
             for a in range(n_actions):
                 said = bool(ctx.call("isValidAction", state, a))
                 if said != (np.asarray(valid)[a] == 1.0):
-                    return [f"isValidAction(state, {a}) returned {said} but getValidActions(state)[{a}] is "
-                            f"{float(np.asarray(valid)[a])}: the two must always agree."]
+                    return [
+                        f"isValidAction(state, {a}) returned {said} but getValidActions(state)[{a}] is "
+                        f"{float(np.asarray(valid)[a])}: the two must always agree."
+                    ]
     return []
 
 
@@ -649,8 +706,11 @@ def _first_line(exc: BaseException) -> str:
 
 
 def _run_problem(exc: Exception, kind: str) -> str:
-    advice = "" if isinstance(exc, ArrayEnvError) else (
-        " Every contract function must be @njit and work inside a compiled loop.")
+    advice = (
+        ""
+        if isinstance(exc, ArrayEnvError)
+        else (" Every contract function must be @njit and work inside a compiled loop.")
+    )
     return f"env.run with a {kind} agent failed: {_first_line(exc)}{advice}"
 
 
@@ -682,9 +742,11 @@ def check_completed_games(ctx: CheckContext) -> list[str]:
     results = _python_run(ctx)
     expected = results.games - results.truncated
     if int(results.agent_data[1]) != expected:
-        return [f"{expected} games ended but the agent saw a finished game (getReward != -1) at only "
-                f"{int(results.agent_data[1])} final turns: getPlayerState(env, player) must show the game as "
-                "over once checkEnded(env) != -1, so getReward returns 0 or 1."]
+        return [
+            f"{expected} games ended but the agent saw a finished game (getReward != -1) at only "
+            f"{int(results.agent_data[1])} final turns: getPlayerState(env, player) must show the game as "
+            "over once checkEnded(env) != -1, so getReward returns 0 or 1."
+        ]
     return []
 
 
@@ -692,10 +754,12 @@ def check_wins_match_rewards(ctx: CheckContext) -> list[str]:
     """Wins counted by getReward at the final turn equal the wins env.run returns."""
     results = _python_run(ctx)
     if int(results.agent_data[0]) != results.wins:
-        return [f"env.run counted {results.wins} wins (from checkEnded/getWinners) but getReward gave 1 at "
-                f"{int(results.agent_data[0])} final turns: checkEnded(env) must return the sole winner's index "
-                "(getWinners the shared winners) and getReward must return 1 exactly for the winners' final "
-                "states."]
+        return [
+            f"env.run counted {results.wins} wins (from checkEnded/getWinners) but getReward gave 1 at "
+            f"{int(results.agent_data[0])} final turns: checkEnded(env) must return the sole winner's index "
+            "(getWinners the shared winners) and getReward must return 1 exactly for the winners' final "
+            "states."
+        ]
     return []
 
 
@@ -711,8 +775,10 @@ def check_levels(ctx: CheckContext) -> list[str]:
             ctx.env.evaluate("random", ctx.level_games, None, level, seed=ctx.seed)
         except Exception as exc:
             blame_bot = not isinstance(exc, GameError) or isinstance(exc, GameCompileError)
-            problems.append(f"Level {level} ({ctx.env.levels[level]}) failed: {_first_line(exc)}"
-                            + (" Fix the bot in LEVELS." if blame_bot else ""))
+            problems.append(
+                f"Level {level} ({ctx.env.levels[level]}) failed: {_first_line(exc)}"
+                + (" Fix the bot in LEVELS." if blame_bot else "")
+            )
     return problems
 
 
@@ -741,8 +807,10 @@ def check_render(ctx: CheckContext) -> list[str]:
         try:
             picture = ctx.env.render(state.copy())
         except Exception as exc:
-            problems.add(f"render(state) raised {type(exc).__name__}: {str(exc)[:150]}; it must draw every state "
-                         "the game can reach (including the final ones).")
+            problems.add(
+                f"render(state) raised {type(exc).__name__}: {str(exc)[:150]}; it must draw every state "
+                "the game can reach (including the final ones)."
+            )
             continue
         problem = picture_problem(picture, n_actions)
         if problem:
@@ -759,8 +827,10 @@ def check_describe(ctx: CheckContext) -> list[str]:
             try:
                 text = ctx.env.game_describe_action(a)
             except Exception as exc:
-                problems.append(f"describe_action({a}) raised {type(exc).__name__}: {str(exc)[:150]}; it must "
-                                f"name every action 0..{n_actions - 1}.")
+                problems.append(
+                    f"describe_action({a}) raised {type(exc).__name__}: {str(exc)[:150]}; it must "
+                    f"name every action 0..{n_actions - 1}."
+                )
                 break
             if not isinstance(text, str) or not text.strip():
                 problems.append(f"describe_action({a}) returned {text!r}; it must return a short non-empty str.")
@@ -770,8 +840,10 @@ def check_describe(ctx: CheckContext) -> list[str]:
             try:
                 text = ctx.env.game_describe_state(state.copy())
             except Exception as exc:
-                problems.append(f"describe_state(state) raised {type(exc).__name__}: {str(exc)[:150]}; it must "
-                                "describe every state the game can reach.")
+                problems.append(
+                    f"describe_state(state) raised {type(exc).__name__}: {str(exc)[:150]}; it must "
+                    "describe every state the game can reach."
+                )
                 break
             if not isinstance(text, str) or not text.strip():
                 problems.append(f"describe_state(state) returned {text!r}; it must return the state in words.")

@@ -72,17 +72,21 @@ OPTIONAL_CONSTANTS: dict[str, str] = {
 
 def _constant(value: int) -> Callable[[], int]:
     """A numba function returning ``value`` (the chosen player count of a game with PARAMETERS)."""
+
     @njit
     def getAgentSize() -> int:
         return value
+
     return getAgentSize
 
 
 def _bound_init(init: Any, args: tuple[Any, ...]) -> Callable[[], np.ndarray]:
     """``initEnv()`` for a game with PARAMETERS: the game's ``initEnv(*args)``."""
+
     @njit
     def initEnv():
         return init(*args)
+
     return initEnv
 
 
@@ -116,8 +120,15 @@ class ArrayEnv(types.ModuleType):
     isValidAction: Callable[[np.ndarray, int], bool] | None
     sampleEnv: Callable[[np.ndarray], np.ndarray] | None
 
-    def __init__(self, module: Any, name: str | None = None, *, max_steps: int = DEFAULT_MAX_STEPS,
-                 folder: str | None = None, **parameters: Any) -> None:
+    def __init__(
+        self,
+        module: Any,
+        name: str | None = None,
+        *,
+        max_steps: int = DEFAULT_MAX_STEPS,
+        folder: str | None = None,
+        **parameters: Any,
+    ) -> None:
         display = name or getattr(module, "NAME", None) or _default_name(module)
         super().__init__(f"makeenv.env.{display}", getattr(module, "__doc__", None))
         self.module = module
@@ -177,15 +188,18 @@ class ArrayEnv(types.ModuleType):
         if missing:
             raise ArrayEnvError(
                 f"{self.name}: the game does not define {', '.join(missing)}; every array game needs "
-                f"all of {', '.join(CONTRACT_NAMES)} as @njit functions (run makeenv check).")
+                f"all of {', '.join(CONTRACT_NAMES)} as @njit functions (run makeenv check)."
+            )
 
     # ---- levels ---------------------------------------------------------------------------------
     def _check_level(self, level: Any) -> int:
         if isinstance(level, bool) or not isinstance(level, (int, np.integer)):
             raise TypeError(f"{self.name}: level must be an int, got {type(level).__name__} {level!r}")
         if int(level) != 0 and int(level) not in self.level_bots:
-            raise ValueError(f"{self.name} has no level {int(level)}; levels: "
-                             + "; ".join(f"{lv} ({desc})" for lv, desc in self.levels.items()))
+            raise ValueError(
+                f"{self.name} has no level {int(level)}; levels: "
+                + "; ".join(f"{lv} ({desc})" for lv, desc in self.levels.items())
+            )
         return int(level)
 
     def opponents(self, level: int = 0) -> list[Bot]:
@@ -237,9 +251,18 @@ class ArrayEnv(types.ModuleType):
         return ""
 
     # ---- the runner and the referee -------------------------------------------------------------
-    def run(self, agent: Any, num_games: int, agent_data: Any = None, level: int = 0, seed: int | None = None,
-            *, opponents: Iterable[Any] | None = None, workers: int = 1,
-            progress: Callable[[int, int], None] | None = None) -> tuple[int, Any]:
+    def run(
+        self,
+        agent: Any,
+        num_games: int,
+        agent_data: Any = None,
+        level: int = 0,
+        seed: int | None = None,
+        *,
+        opponents: Iterable[Any] | None = None,
+        workers: int = 1,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> tuple[int, Any]:
         """Play ``num_games`` games of ``agent`` against ``level``'s bots; returns (wins, agent_data).
 
         ``agent(state, agent_data) -> (action, agent_data)``: an ``@njit`` agent runs the whole loop
@@ -249,20 +272,32 @@ class ArrayEnv(types.ModuleType):
         reproducible; ``workers=N`` plays in N processes; ``progress(done, total)`` is called
         between chunks of games. Wins count sole and shared first places; ``evaluate`` tells more.
         """
-        results = self.evaluate(agent, num_games, agent_data, level, seed, opponents=opponents,
-                                workers=workers, progress=progress)
+        results = self.evaluate(
+            agent, num_games, agent_data, level, seed, opponents=opponents, workers=workers, progress=progress
+        )
         return results.wins, results.agent_data
 
-    def evaluate(self, agent: Any, num_games: int, agent_data: Any = None, level: int = 0,
-                 seed: int | None = None, *, opponents: Iterable[Any] | None = None, workers: int = 1,
-                 progress: Callable[[int, int], None] | None = None) -> Results:
+    def evaluate(
+        self,
+        agent: Any,
+        num_games: int,
+        agent_data: Any = None,
+        level: int = 0,
+        seed: int | None = None,
+        *,
+        opponents: Iterable[Any] | None = None,
+        workers: int = 1,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> Results:
         """As ``run``, returning ``Results``: wins, shared wins, draws, losses, truncated games,
         mean return and game length, overall and per seat (``by_seat``), and the final agent_data."""
-        return runner.evaluate(self, agent, num_games, agent_data, level, seed, opponents=opponents,
-                               workers=workers, progress=progress)
+        return runner.evaluate(
+            self, agent, num_games, agent_data, level, seed, opponents=opponents, workers=workers, progress=progress
+        )
 
-    def prepare(self, agent: Any, agent_data: Any = None, level: int = 0, *,
-                opponents: Iterable[Any] | None = None) -> runner.Plan:
+    def prepare(
+        self, agent: Any, agent_data: Any = None, level: int = 0, *, opponents: Iterable[Any] | None = None
+    ) -> runner.Plan:
         """Compile (or load from the cache) the loop for this agent, agent_data type and opponents."""
         return runner.prepare(self, agent, agent_data, level, opponents=opponents)
 
@@ -292,6 +327,7 @@ class ArrayEnv(types.ModuleType):
 
 # ---- reading the game module -----------------------------------------------------------------
 
+
 def _non_negative_int(game: str, label: str, value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
         raise ValueError(f"{game}: {label} must be a non-negative int, got {value!r}")
@@ -307,15 +343,18 @@ def _choose_parameters(game: str, module: Any, chosen: dict[str, Any]) -> dict[s
     unknown = set(chosen) - set(declared)
     if unknown:
         options = ", ".join(f"{k} (one of {list(v)})" for k, v in declared.items()) or "none"
-        raise TypeError(f"{game}: unknown option(s) {', '.join(sorted(unknown))}; this game's options: {options}. "
-                        "make() also accepts max_steps for array games.")
+        raise TypeError(
+            f"{game}: unknown option(s) {', '.join(sorted(unknown))}; this game's options: {options}. "
+            "make() also accepts max_steps for array games."
+        )
     values = {}
     for option, allowed in declared.items():
         allowed = tuple(allowed)
         value = chosen.get(option, defaults.get(option, allowed[0] if allowed else None))
         if isinstance(value, bool) or value not in allowed:
-            raise ValueError(f"{game}: {option}={value!r} is not supported; choose one of "
-                             f"{', '.join(repr(a) for a in allowed)}")
+            raise ValueError(
+                f"{game}: {option}={value!r} is not supported; choose one of {', '.join(repr(a) for a in allowed)}"
+            )
         values[option] = value
     return values
 
@@ -325,8 +364,10 @@ def _as_bot(game: str, level: Any, entry: Any) -> Bot:
         return entry
     if callable(entry):
         return Bot(entry)
-    raise TypeError(f"{game}: LEVELS[{level!r}] holds {entry!r}; a level is a bot policy, a Bot, or a "
-                    "tuple of them (one per opponent seat)")
+    raise TypeError(
+        f"{game}: LEVELS[{level!r}] holds {entry!r}; a level is a bot policy, a Bot, or a "
+        "tuple of them (one per opponent seat)"
+    )
 
 
 def _read_levels(game: str, raw: Any) -> dict[int, tuple[Bot, ...]]:
@@ -352,6 +393,7 @@ def _bot_title(bot: Bot) -> str:
 
 # ---- loading ------------------------------------------------------------------------------------
 
+
 def load_array_env(target: Any, name: str | None = None, **options: Any) -> ArrayEnv:
     """Build an ``ArrayEnv`` from a module path, a folder, a ``.py`` file or a module object.
 
@@ -366,8 +408,10 @@ def load_array_env(target: Any, name: str | None = None, **options: Any) -> Arra
             try:
                 module = import_path(text, "game")
             except LoadError:
-                raise ValueError(f"folder {text!r} has no __init__.py; a game folder is a Python "
-                                 "package defining the contract functions (see `makeenv new`)") from None
+                raise ValueError(
+                    f"folder {text!r} has no __init__.py; a game folder is a Python "
+                    "package defining the contract functions (see `makeenv new`)"
+                ) from None
             folder = os.path.abspath(text)
         elif text.endswith(".py"):
             if not os.path.isfile(text):
@@ -376,15 +420,18 @@ def load_array_env(target: Any, name: str | None = None, **options: Any) -> Arra
                 return load_array_env(os.path.dirname(os.path.abspath(text)), name, **options)
             module = import_path(text, "file")
         elif text.startswith((".", "~")) or "/" in text or os.sep in text:
-            raise ValueError(f"no such game folder {text!r} (a game folder holds an __init__.py "
-                             "with the contract functions; `makeenv new NAME` creates one)")
+            raise ValueError(
+                f"no such game folder {text!r} (a game folder holds an __init__.py "
+                "with the contract functions; `makeenv new NAME` creates one)"
+            )
         else:
             try:
                 module = importlib.import_module(text)
             except ModuleNotFoundError as exc:
                 raise ValueError(
                     f"cannot import game module {text!r} ({exc}); pass a registered name, "
-                    "an importable module path (my_games.tictactoe) or a folder path (./tictactoe)") from None
+                    "an importable module path (my_games.tictactoe) or a folder path (./tictactoe)"
+                ) from None
     elif isinstance(target, types.ModuleType) or hasattr(target, "initEnv"):
         module = target
     else:
@@ -394,7 +441,8 @@ def load_array_env(target: Any, name: str | None = None, **options: Any) -> Arra
         raise ValueError(
             f"{os.path.basename(str(where))} defines none of the contract functions "
             f"({', '.join(CONTRACT_NAMES[:4])}, ...): it is not an array game. Pass the game's folder, "
-            "its module path or a registered name.")
+            "its module path or a registered name."
+        )
     return ArrayEnv(module, name, folder=folder, **options)
 
 
@@ -421,6 +469,3 @@ def doc_first_sentence(obj: Any, limit: int = 160) -> str:
     sentence = re.match(r".*?[.!?](?=\s|$)", paragraph)
     text = sentence.group(0) if sentence else paragraph
     return text if len(text) <= limit else ""
-
-
-

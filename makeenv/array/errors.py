@@ -19,13 +19,13 @@ import numpy as np
 from makeenv.array.templates import is_internal_file
 
 # ---- the error record: slot names -------------------------------------------------------------
-ERR_CODE = 0     # one of the codes below (OK: nothing went wrong)
-ERR_PLAYER = 1   # the seat involved (-1: none)
-ERR_ACTION = 2   # the action involved, as given (float)
-ERR_ACTOR = 3    # who chose it: ACTOR_AGENT, ACTOR_PYTHON, or a bot slot 0, 1, ...
-ERR_GAME = 4     # index of the game in the run
-ERR_STEP = 5     # steps played in that game
-ERR_CALL = 6     # CALL_MOVE / CALL_FINAL while a compiled agent or bot is being asked, else CALL_NONE
+ERR_CODE = 0  # one of the codes below (OK: nothing went wrong)
+ERR_PLAYER = 1  # the seat involved (-1: none)
+ERR_ACTION = 2  # the action involved, as given (float)
+ERR_ACTOR = 3  # who chose it: ACTOR_AGENT, ACTOR_PYTHON, or a bot slot 0, 1, ...
+ERR_GAME = 4  # index of the game in the run
+ERR_STEP = 5  # steps played in that game
+ERR_CALL = 6  # CALL_MOVE / CALL_FINAL while a compiled agent or bot is being asked, else CALL_NONE
 ERR_SIZE = 7
 # While ERR_CALL is set (and ERR_CODE is OK), ERR_PLAYER, ERR_ACTOR, ERR_GAME and ERR_STEP describe
 # that call: numba cannot catch an exception the agent raises, so Python reports it from them.
@@ -36,16 +36,16 @@ OK = 0
 ACTION_OUT_OF_RANGE = 1
 ACTION_NOT_INTEGER = 2
 ACTION_NOT_VALID = 3
-PLAYER_OUT_OF_RANGE = 4   # getCurrentPlayer returned no seat
-GAME_TOO_LONG = 5         # no end within the safety bound (and the game declares no TURN_LIMIT)
-ENDED_OUT_OF_RANGE = 6    # checkEnded returned something else than -1..players
-NO_VALID_ACTION = 7       # the game is running but getValidActions allows nothing
-ENV_LENGTH_CHANGED = 8    # stepEnv returned an env of another length
+PLAYER_OUT_OF_RANGE = 4  # getCurrentPlayer returned no seat
+GAME_TOO_LONG = 5  # no end within the safety bound (and the game declares no TURN_LIMIT)
+ENDED_OUT_OF_RANGE = 6  # checkEnded returned something else than -1..players
+NO_VALID_ACTION = 7  # the game is running but getValidActions allows nothing
+ENV_LENGTH_CHANGED = 8  # stepEnv returned an env of another length
 
 # ---- actors --------------------------------------------------------------------------------------
-ACTOR_AGENT = -1    # the agent under test (run/evaluate), or the person / caller of Match.step
-ACTOR_PYTHON = -2   # a plain-Python opponent
-ACTOR_GAME = -3     # nobody chose: the game itself is at fault
+ACTOR_AGENT = -1  # the agent under test (run/evaluate), or the person / caller of Match.step
+ACTOR_PYTHON = -2  # a plain-Python opponent
+ACTOR_GAME = -3  # nobody chose: the game itself is at fault
 
 
 class ArrayEnvError(Exception):
@@ -83,8 +83,8 @@ class RunInterrupted(KeyboardInterrupt):
 
 # ---- exceptions raised by a user's Python agent --------------------------------------------------
 
-RAISED_BY = "makeenv_raised_by"        # attribute naming the agent that raised (set by mark_raised_by)
-RAISED_ACTOR = "makeenv_actor"         # ACTOR_AGENT, or the opponent's slot
+RAISED_BY = "makeenv_raised_by"  # attribute naming the agent that raised (set by mark_raised_by)
+RAISED_ACTOR = "makeenv_actor"  # ACTOR_AGENT, or the opponent's slot
 USER_TRACEBACK = "makeenv_user_traceback"  # the user's frames, formatted (kept across processes)
 
 # frames from these places are makeenv's or a framework's, never the user's
@@ -107,8 +107,11 @@ def user_traceback(exc: BaseException) -> str:
     kept = getattr(exc, USER_TRACEBACK, None)
     if kept is not None:
         return kept
-    frames = [frame for frame in traceback.extract_tb(exc.__traceback__)
-              if not any(part in frame.filename.replace("\\", "/") for part in _FRAMEWORK_PARTS)]
+    frames = [
+        frame
+        for frame in traceback.extract_tb(exc.__traceback__)
+        if not any(part in frame.filename.replace("\\", "/") for part in _FRAMEWORK_PARTS)
+    ]
     text = "".join(traceback.format_list(frames)) + f"{type(exc).__name__}: {exc}"
     return strip_internal_names(text)
 
@@ -149,9 +152,16 @@ def valid_text(valid: np.ndarray, describe: Callable[[int], str] | None = None) 
     return ", ".join(parts)
 
 
-def invalid_action_message(game: str, who: str, action: Any, code: int, n_actions: int,
-                           valid: np.ndarray, describe: Callable[[int], str] | None = None,
-                           where: str = "") -> str:
+def invalid_action_message(
+    game: str,
+    who: str,
+    action: Any,
+    code: int,
+    n_actions: int,
+    valid: np.ndarray,
+    describe: Callable[[int], str] | None = None,
+    where: str = "",
+) -> str:
     """The one message for an action that cannot be played."""
     if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, float, np.integer, np.floating)):
         shown = f"{action!r} of type {type(action).__name__}"
@@ -163,8 +173,7 @@ def invalid_action_message(game: str, who: str, action: Any, code: int, n_action
         ACTION_NOT_VALID: "which is not valid in this state",
     }[code]
     place = f" {where}" if where else ""
-    return (f"{game}: {who} chose action {shown}{place}, {reason}. "
-            f"Valid actions here: {valid_text(valid, describe)}.")
+    return f"{game}: {who} chose action {shown}{place}, {reason}. Valid actions here: {valid_text(valid, describe)}."
 
 
 def action_code(action: Any, n_actions: int) -> int:
@@ -182,9 +191,18 @@ def action_code(action: Any, n_actions: int) -> int:
     return OK
 
 
-def error_from_record(game: str, record: np.ndarray, *, n_players: int, n_actions: int,
-                      max_steps: int, valid: np.ndarray, name_actor: Callable[[int, int], str],
-                      describe: Callable[[int], str] | None = None, where: str | None = None) -> ArrayEnvError:
+def error_from_record(
+    game: str,
+    record: np.ndarray,
+    *,
+    n_players: int,
+    n_actions: int,
+    max_steps: int,
+    valid: np.ndarray,
+    name_actor: Callable[[int, int], str],
+    describe: Callable[[int], str] | None = None,
+    where: str | None = None,
+) -> ArrayEnvError:
     """The exception for a filled error record.
 
     ``name_actor(actor, player)`` names who chose an action ("player 1 (your agent)");
@@ -198,59 +216,82 @@ def error_from_record(game: str, record: np.ndarray, *, n_players: int, n_action
     if where is None:
         where = f"in game {int(record[ERR_GAME]) + 1} of the run, step {int(record[ERR_STEP]) + 1}"
     if code in (ACTION_OUT_OF_RANGE, ACTION_NOT_INTEGER, ACTION_NOT_VALID):
-        return InvalidActionError(invalid_action_message(
-            game, name_actor(actor, player), action, code, n_actions, valid, describe, where))
+        return InvalidActionError(
+            invalid_action_message(game, name_actor(actor, player), action, code, n_actions, valid, describe, where)
+        )
     if code == PLAYER_OUT_OF_RANGE:
         return GameError(f"{game}: getCurrentPlayer returned {player} {where}; expected 0..{n_players - 1}.")
     if code == GAME_TOO_LONG:
         return GameError(
             f"{game}: a game did not end within {max_steps:,} steps ({where}); make sure "
             "stepEnv moves the game towards its end and checkEnded reports it, or declare TURN_LIMIT = N "
-            "in the game module to end long games with no winner.")
+            "in the game module to end long games with no winner."
+        )
     if code == ENDED_OUT_OF_RANGE:
         return GameError(
             f"{game}: checkEnded returned {player} {where}; expected -1 (running), 0..{n_players - 1} "
-            f"(the sole winner) or {n_players} (ended without a sole winner).")
+            f"(the sole winner) or {n_players} (ended without a sole winner)."
+        )
     if code == ENV_LENGTH_CHANGED:
-        return GameError(f"{game}: stepEnv returned an env of another length {where}; it must change env "
-                         "in place and `return env`.")
+        return GameError(
+            f"{game}: stepEnv returned an env of another length {where}; it must change env in place and `return env`."
+        )
     if code == NO_VALID_ACTION:
         return GameError(
             f"{game}: getValidActions allowed no action for player {player} {where} while checkEnded "
             "says the game is running; the game must offer at least one valid action in every state "
-            "before its end (this is a bug in the game, not in the agent).")
+            "before its end (this is a bug in the game, not in the agent)."
+        )
     return ArrayEnvError(f"{game}: the runner reported error code {code} {where}.")
 
 
-def raised_in_call_message(game: str, record: np.ndarray, exc: BaseException,
-                           name_actor: Callable[[int, int], str], function: str = "") -> str:
+def raised_in_call_message(
+    game: str, record: np.ndarray, exc: BaseException, name_actor: Callable[[int, int], str], function: str = ""
+) -> str:
     """The one message for an exception a compiled agent or bot raised while the record's ERR_CALL
     was set: what it was asked (seat, final turn or not, game and step) and how to fix it."""
     player, actor = int(record[ERR_PLAYER]), int(record[ERR_ACTOR])
     final = int(record[ERR_CALL]) == CALL_FINAL
     where = f"in game {int(record[ERR_GAME]) + 1} of the run"
-    turn = (f"at its final turn (the game was over after {int(record[ERR_STEP])} steps; the answer is ignored)"
-            if final else f"when asked for a move at step {int(record[ERR_STEP]) + 1}")
+    turn = (
+        f"at its final turn (the game was over after {int(record[ERR_STEP])} steps; the answer is ignored)"
+        if final
+        else f"when asked for a move at step {int(record[ERR_STEP]) + 1}"
+    )
     first = next((line.strip() for line in str(exc).splitlines() if line.strip()), "")
     if final:
-        fix = ("an agent must return one of getValidActions(state)'s actions even at the final turn (every "
-               "game offers at least one then, action 0 when nothing else is left); if this game offers none, "
-               "the game breaks the contract: run `makeenv check` on it.")
+        fix = (
+            "an agent must return one of getValidActions(state)'s actions even at the final turn (every "
+            "game offers at least one then, action 0 when nothing else is left); if this game offers none, "
+            "the game breaks the contract: run `makeenv check` on it."
+        )
     else:
-        fix = ("an agent must return one of getValidActions(state)'s actions and must not raise: numba cannot "
-               "catch exceptions inside the compiled loop.")
-    debug = f" To see a full traceback, call its Python version {function}.py_func(state, agent_data) on that state." \
-        if function else ""
-    return (f"{game}: {name_actor(actor, player)} raised {type(exc).__name__}: {strip_internal_names(first[:300])} "
-            f"{turn}, {where}. Fix: {fix}{debug}")
+        fix = (
+            "an agent must return one of getValidActions(state)'s actions and must not raise: numba cannot "
+            "catch exceptions inside the compiled loop."
+        )
+    debug = (
+        f" To see a full traceback, call its Python version {function}.py_func(state, agent_data) on that state."
+        if function
+        else ""
+    )
+    return (
+        f"{game}: {name_actor(actor, player)} raised {type(exc).__name__}: {strip_internal_names(first[:300])} "
+        f"{turn}, {where}. Fix: {fix}{debug}"
+    )
 
 
 # ---- numba's compile errors, explained ------------------------------------------------------------
 
 _NOISE = (
-    "Failed in nopython mode pipeline", "During: ", "Enable logging at debug level",
-    "This error may have been caused", "For more information", "<source elided>",
-    "Use of unsupported NumPy function", "Resolution failure for",
+    "Failed in nopython mode pipeline",
+    "During: ",
+    "Enable logging at debug level",
+    "This error may have been caused",
+    "For more information",
+    "<source elided>",
+    "Use of unsupported NumPy function",
+    "Resolution failure for",
 )
 
 
@@ -281,12 +322,13 @@ def explain_compile_error(exc: BaseException, functions: dict[str, Any] | None =
             continue
         cause, cause_at = stripped, i
         break
-    cause = _tidy_types(_with_signature(cause, lines[cause_at + 1:cause_at + 6]))
+    cause = _tidy_types(_with_signature(cause, lines[cause_at + 1 : cause_at + 6]))
     if len(cause) > MAX_CAUSE:
         cause = cause[:MAX_CAUSE].rsplit(" ", 1)[0] + " ..."
     places = [place for place in _places(lines) if not is_internal_file(place[0])]
-    callee = next((m.group(1) for line in lines[cause_at:]
-                   if (m := re.search(r"CPUDispatcher\(<function (\w+) at", line))), None)
+    callee = next(
+        (m.group(1) for line in lines[cause_at:] if (m := re.search(r"CPUDispatcher\(<function (\w+) at", line))), None
+    )
     where = ""
     if places:
         path, line_number, code, function = places[-1]
@@ -297,8 +339,10 @@ def explain_compile_error(exc: BaseException, functions: dict[str, Any] | None =
         where = f" in {callee}{_place_in_source(functions[callee], cause)}"
     hint = ""
     if re.search(r"\blist\(", cause):
-        hint = ("; a Python list is used where numba needs an array: build arrays with "
-                "np.zeros(n, dtype=np.float64) or np.array([...], dtype=np.float64)")
+        hint = (
+            "; a Python list is used where numba needs an array: build arrays with "
+            "np.zeros(n, dtype=np.float64) or np.array([...], dtype=np.float64)"
+        )
     return f"{cause or type(exc).__name__}{where}{hint}"
 
 
@@ -329,7 +373,7 @@ def _places(lines: list[str]) -> list[tuple[str, int, str, str]]:
             continue
         code, function = "", ""
         snippet: list[str] = []
-        for follow in lines[i + 1:i + 16]:
+        for follow in lines[i + 1 : i + 16]:
             stripped = follow.strip()
             if stripped.startswith("^"):
                 break
@@ -354,8 +398,7 @@ def _not_an_array(functions: dict[str, Any]) -> str:
         for signature in getattr(function, "nopython_signatures", None) or ():
             returned = _tidy_types(str(signature.return_type))
             if not returned.startswith("array(float64, 1d"):
-                return (f"{name} returns {returned}; it must return a 1-D float64 array "
-                        "(np.zeros(n, dtype=np.float64))")
+                return f"{name} returns {returned}; it must return a 1-D float64 array (np.zeros(n, dtype=np.float64))"
     return ""
 
 

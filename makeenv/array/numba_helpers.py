@@ -4,7 +4,7 @@ import numpy as np
 from numba import types
 from numba.extending import overload
 
-LARGEST_INDEX = 2.0 ** 62  # floats beyond this are out of any action range (and of int64's)
+LARGEST_INDEX = 2.0**62  # floats beyond this are out of any action range (and of int64's)
 
 
 def as_index(action):
@@ -30,4 +30,5 @@ def _as_index(action):
         if abs(value) < LARGEST_INDEX:
             return np.int64(value), True
         return np.int64(-1), True
+
     return impl

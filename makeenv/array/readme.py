@@ -19,8 +19,10 @@ import numpy as np
 if TYPE_CHECKING:
     from makeenv.array.contract import ArrayEnv
 
-_SIZE = {"actions": re.compile(r"getActionSize\(\)\s*==\s*(\d+)"),
-         "state": re.compile(r"getStateSize\(\)\s*==\s*(\d+)")}
+_SIZE = {
+    "actions": re.compile(r"getActionSize\(\)\s*==\s*(\d+)"),
+    "state": re.compile(r"getStateSize\(\)\s*==\s*(\d+)"),
+}
 
 
 @dataclass
@@ -90,25 +92,33 @@ def layout_problems(readme: str, n_actions: int, state_size: int) -> list[str]:
     for kind, real, function in (("actions", n_actions, "getActionSize()"), ("state", state_size, "getStateSize()")):
         section = sections.get(kind)
         if section is None:
-            problems.append(f"README.md has no {kind} section: add a heading like "
-                            f"'## {'Actions' if kind == 'actions' else 'State'} (`{function} == {real}`)' with a "
-                            "table whose first column lists the indices.")
+            problems.append(
+                f"README.md has no {kind} section: add a heading like "
+                f"'## {'Actions' if kind == 'actions' else 'State'} (`{function} == {real}`)' with a "
+                "table whose first column lists the indices."
+            )
             continue
         if section.size is not None and section.size != real:
-            problems.append(f"README.md says `{function} == {section.size}` (heading '{section.heading}') but "
-                            f"{function} returns {real}: update the README.")
+            problems.append(
+                f"README.md says `{function} == {section.size}` (heading '{section.heading}') but "
+                f"{function} returns {real}: update the README."
+            )
         if section.rows:
             documented = section.indices()
             missing = sorted(set(range(real)) - documented)
             extra = sorted(i for i in documented if i >= real)
             if extra:
-                problems.append(f"README.md's {kind} table documents index {extra[0]}"
-                                f"{' and more' if len(extra) > 1 else ''}, beyond {function} - 1 = {real - 1}: "
-                                "update the table.")
+                problems.append(
+                    f"README.md's {kind} table documents index {extra[0]}"
+                    f"{' and more' if len(extra) > 1 else ''}, beyond {function} - 1 = {real - 1}: "
+                    "update the table."
+                )
             if missing:
                 shown = ", ".join(str(i) for i in missing[:5]) + (" ..." if len(missing) > 5 else "")
-                problems.append(f"README.md's {kind} table leaves out index {shown} of 0..{real - 1}: "
-                                "document every index (ranges like 0..6 are fine).")
+                problems.append(
+                    f"README.md's {kind} table leaves out index {shown} of 0..{real - 1}: "
+                    "document every index (ranges like 0..6 are fine)."
+                )
     return problems
 
 
@@ -128,8 +138,12 @@ def generic_state_text(env: ArrayEnv, state: np.ndarray) -> str:
         if len(indices) == 1:
             lines.append(f"- {meaning}: {_value(values[0])}")
         else:
-            lines.append(f"- {meaning}: " + ", ".join(f"[{i - indices[0]}]={_value(state[i])}"
-                                                       for i in indices if i < state.shape[0] and state[i] != 0.0))
+            lines.append(
+                f"- {meaning}: "
+                + ", ".join(
+                    f"[{i - indices[0]}]={_value(state[i])}" for i in indices if i < state.shape[0] and state[i] != 0.0
+                )
+            )
     if len(lines) == 1:
         lines.append("- every documented entry is 0")
     return "\n".join(lines)

@@ -28,10 +28,10 @@ WIN, LOSS, DRAW = "win", "loss", "draw"
 class Outcome:
     """How a finished game ended, for every player."""
 
-    winners: tuple[int, ...]     # who won (sole or shared first place); () for nobody
-    results: tuple[str, ...]     # per player: "win", "loss" or "draw"
-    returns: tuple[float, ...]   # per player: the numeric return
-    truncated: bool              # ended by the game's TURN_LIMIT
+    winners: tuple[int, ...]  # who won (sole or shared first place); () for nobody
+    results: tuple[str, ...]  # per player: "win", "loss" or "draw"
+    returns: tuple[float, ...]  # per player: the numeric return
+    truncated: bool  # ended by the game's TURN_LIMIT
 
     @property
     def shared(self) -> bool:
@@ -59,8 +59,9 @@ class Match:
     (the game broke the contract); nothing changes when it raises.
     """
 
-    def __init__(self, env: ArrayEnv, seed: int | None = None, *, isolated: bool = False,
-                 _copy_of: Match | None = None):
+    def __init__(
+        self, env: ArrayEnv, seed: int | None = None, *, isolated: bool = False, _copy_of: Match | None = None
+    ):
         self.env = env
         self.players = env.players
         self.n_actions = int(env.getActionSize())
@@ -103,10 +104,16 @@ class Match:
         record = self._err.copy()
         self._err[:] = 0.0
         raise E.error_from_record(
-            self.env.name, record, n_players=self.players, n_actions=self.n_actions,
-            max_steps=self.env.max_steps, valid=self._err_valid.copy(),
+            self.env.name,
+            record,
+            n_players=self.players,
+            n_actions=self.n_actions,
+            max_steps=self.env.max_steps,
+            valid=self._err_valid.copy(),
             name_actor=name_actor or (lambda actor, player: f"player {player}"),
-            describe=self.env.describe_action, where=f"at step {int(record[E.ERR_STEP]) + 1}")
+            describe=self.env.describe_action,
+            where=f"at step {int(record[E.ERR_STEP]) + 1}",
+        )
 
     def _read_status(self) -> int:
         code = self.core.status(self.array, self.steps, self._err, self._err_valid, 0)
@@ -188,9 +195,18 @@ class Match:
         code = E.action_code(action, self.n_actions)
         if code != E.OK:
             valid = self.valid_actions()
-            raise E.InvalidActionError(E.invalid_action_message(
-                self.env.name, name, action, code, self.n_actions, valid, self.env.describe_action,
-                where=f"at step {self.steps + 1}"))
+            raise E.InvalidActionError(
+                E.invalid_action_message(
+                    self.env.name,
+                    name,
+                    action,
+                    code,
+                    self.n_actions,
+                    valid,
+                    self.env.describe_action,
+                    where=f"at step {self.steps + 1}",
+                )
+            )
         before = self.array.copy()
         ok = self.core.match_step(float(action), self.array, self._err, self._err_valid, E.ACTOR_AGENT, self.steps)
         if not ok:
@@ -200,15 +216,17 @@ class Match:
         self.steps += 1
         self._status = self._read_status()
 
-    def step_with(self, policy: Callable[[np.ndarray, Any], tuple[Any, Any]], data: Any,
-                  who: str | None = None) -> tuple[int, Any]:
+    def step_with(
+        self, policy: Callable[[np.ndarray, Any], tuple[Any, Any]], data: Any, who: str | None = None
+    ) -> tuple[int, Any]:
         """Ask ``policy(state, data)`` for the player to move's action and play it; returns (action, data)."""
         self.reseed()
         state = self.env.getAgentState(self.array)
         reply = policy(state, data)
         if not isinstance(reply, tuple) or len(reply) != 2:
-            raise E.AgentError(f"{self.env.name}: {who or 'the policy'} returned {reply!r}; an agent must return "
-                               "(action, agent_data)")
+            raise E.AgentError(
+                f"{self.env.name}: {who or 'the policy'} returned {reply!r}; an agent must return (action, agent_data)"
+            )
         action, data = reply
         self.step(action, who)
         return int(action), data

@@ -13,13 +13,13 @@ import numpy as np
 
 # ---- the stats table's columns (one row per seat) --------------------------------------------
 STAT_GAMES = 0
-STAT_WINS = 1          # sole and shared first places
-STAT_SHARED_WINS = 2   # shared first places only (also counted in STAT_WINS)
-STAT_DRAWS = 3         # nobody or everybody won, or the game hit its TURN_LIMIT
+STAT_WINS = 1  # sole and shared first places
+STAT_SHARED_WINS = 2  # shared first places only (also counted in STAT_WINS)
+STAT_DRAWS = 3  # nobody or everybody won, or the game hit its TURN_LIMIT
 STAT_LOSSES = 4
-STAT_TRUNCATED = 5     # games ended by the game's TURN_LIMIT (also counted in STAT_DRAWS)
-STAT_RETURN = 6        # sum of the agent's returns
-STAT_STEPS = 7         # sum of game lengths (steps: actions applied)
+STAT_TRUNCATED = 5  # games ended by the game's TURN_LIMIT (also counted in STAT_DRAWS)
+STAT_RETURN = 6  # sum of the agent's returns
+STAT_STEPS = 7  # sum of game lengths (steps: actions applied)
 STAT_COLUMNS = 8
 
 
@@ -43,9 +43,16 @@ class SeatResults:
 
     @classmethod
     def from_row(cls, row: np.ndarray) -> SeatResults:
-        return cls(int(row[STAT_GAMES]), int(row[STAT_WINS]), int(row[STAT_SHARED_WINS]),
-                   int(row[STAT_DRAWS]), int(row[STAT_LOSSES]), int(row[STAT_TRUNCATED]),
-                   float(row[STAT_RETURN]), int(row[STAT_STEPS]))
+        return cls(
+            int(row[STAT_GAMES]),
+            int(row[STAT_WINS]),
+            int(row[STAT_SHARED_WINS]),
+            int(row[STAT_DRAWS]),
+            int(row[STAT_LOSSES]),
+            int(row[STAT_TRUNCATED]),
+            float(row[STAT_RETURN]),
+            int(row[STAT_STEPS]),
+        )
 
     @property
     def win_rate(self) -> float:
@@ -79,6 +86,8 @@ class Results(SeatResults):
         """One line: games, wins (shared), draws, losses, mean return, mean length."""
         shared = f" ({self.shared_wins:,} shared)" if self.shared_wins else ""
         truncated = f", {self.truncated:,} at the turn limit" if self.truncated else ""
-        return (f"{self.games:,} games: {self.wins:,} wins{shared}, {self.draws:,} draws{truncated}, "
-                f"{self.losses:,} losses; win rate {100 * self.win_rate:.2f}%, mean return "
-                f"{self.mean_return:+.4f}, mean length {self.mean_steps:.2f} steps")
+        return (
+            f"{self.games:,} games: {self.wins:,} wins{shared}, {self.draws:,} draws{truncated}, "
+            f"{self.losses:,} losses; win rate {100 * self.win_rate:.2f}%, mean return "
+            f"{self.mean_return:+.4f}, mean length {self.mean_steps:.2f} steps"
+        )

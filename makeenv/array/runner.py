@@ -40,13 +40,14 @@ from makeenv.array.templates import MAX_BOT_FUNCTIONS
 if TYPE_CHECKING:
     from makeenv.array.contract import ArrayEnv
 
-NUMBA_CHUNK = 100_000   # most games per compiled call
-CHUNK_SECONDS = 0.2     # aim of one compiled call's length: Ctrl-C and progress are seen between calls
+NUMBA_CHUNK = 100_000  # most games per compiled call
+CHUNK_SECONDS = 0.2  # aim of one compiled call's length: Ctrl-C and progress are seen between calls
 
 Progress = Callable[[int, int], None]
 
 
 # ---- checking arguments -------------------------------------------------------------------------
+
 
 def names_builtin_random(agent: Any) -> bool:
     """True for ``None``, ``"random"`` and every game's built-in random agent."""
@@ -67,8 +68,10 @@ def check_agent_signature(agent: Any, role: str = "agent") -> None:
     if isinstance(agent, Bot):
         agent = agent.policy
     if not callable(agent):
-        raise E.AgentError(f"{role} must be a function {role}(state, agent_data) -> (action, agent_data), "
-                           f"got {type(agent).__name__} {agent!r}")
+        raise E.AgentError(
+            f"{role} must be a function {role}(state, agent_data) -> (action, agent_data), "
+            f"got {type(agent).__name__} {agent!r}"
+        )
     try:
         signature = inspect.signature(getattr(agent, "py_func", agent))
     except (TypeError, ValueError):
@@ -76,8 +79,10 @@ def check_agent_signature(agent: Any, role: str = "agent") -> None:
     try:
         signature.bind(np.zeros(1), None)
     except TypeError:
-        raise E.AgentError(f"{role} {describe(agent)}{signature} must accept two arguments (state, agent_data) "
-                           "and return (action, agent_data)") from None
+        raise E.AgentError(
+            f"{role} {describe(agent)}{signature} must accept two arguments (state, agent_data) "
+            "and return (action, agent_data)"
+        ) from None
 
 
 def check_num_games(num_games: Any) -> int:
@@ -105,19 +110,20 @@ def check_seed(seed: Any) -> int | None:
 
 # ---- what a run plays against ---------------------------------------------------------------------
 
+
 @dataclass
 class Plan:
     """Everything a run needs: the compiled module, the agent's kind, the opponents' slots."""
 
     env: ArrayEnv
-    module: Any                   # the loops (``_loop_template.py``)
-    referee: Any                  # the game's referee (``_referee_template.py``)
+    module: Any  # the loops (``_loop_template.py``)
+    referee: Any  # the game's referee (``_referee_template.py``)
     agent: Any
-    agent_kind: str               # "random", "user" (numba) or "python"
-    opponents: list[Bot]          # one per slot (slot k sits in a different seat every game)
-    slot_fn: np.ndarray           # per slot: index of its numba policy in the module's BOTS, -1: Python
-    level: int | None             # None when the opponents were given
-    python_seats: bool = False    # some seat is played from Python
+    agent_kind: str  # "random", "user" (numba) or "python"
+    opponents: list[Bot]  # one per slot (slot k sits in a different seat every game)
+    slot_fn: np.ndarray  # per slot: index of its numba policy in the module's BOTS, -1: Python
+    level: int | None  # None when the opponents were given
+    python_seats: bool = False  # some seat is played from Python
     names: list[str] = field(default_factory=list)
 
     @property
@@ -131,8 +137,11 @@ class Plan:
 
     def name_actor(self, actor: int, player: int) -> str:
         if actor == E.ACTOR_AGENT:
-            return f"player {player} (your agent {describe(self.agent)})" if self.agent_kind in ("user", "python") \
+            return (
+                f"player {player} (your agent {describe(self.agent)})"
+                if self.agent_kind in ("user", "python")
                 else f"player {player} (the built-in random agent)"
+            )
         if 0 <= actor < len(self.names):
             return f"player {player} ({self.names[actor]})"
         return f"player {player}"
@@ -149,8 +158,10 @@ def make_plan(env: ArrayEnv, agent: Any, level: int = 0, opponents: Iterable[Any
     else:
         given = [opponents] if callable(opponents) or isinstance(opponents, Bot) else list(opponents)
         if not given and count:
-            raise ValueError(f"{env.name}: opponents is empty; give at least one agent or Bot (it is repeated "
-                             f"over the {count} other seat{'s' if count != 1 else ''})")
+            raise ValueError(
+                f"{env.name}: opponents is empty; give at least one agent or Bot (it is repeated "
+                f"over the {count} other seat{'s' if count != 1 else ''})"
+            )
         for i, entry in enumerate(given):
             check_agent_signature(entry, f"opponent {i + 1}")
         bots = [entry if isinstance(entry, Bot) else Bot(entry) for entry in given]
@@ -165,8 +176,12 @@ def make_plan(env: ArrayEnv, agent: Any, level: int = 0, opponents: Iterable[Any
     every_random = all(_is_builtin_random(bot.policy) for bot in bots)
     functions: list[Any] = []
     if not every_random and level and opponents is None:  # one compiled loop serves every level of the game
-        functions = _distinct(bot.policy for bots_of_level in env.level_bots.values() for bot in bots_of_level
-                              if is_numba_function(bot.policy))
+        functions = _distinct(
+            bot.policy
+            for bots_of_level in env.level_bots.values()
+            for bot in bots_of_level
+            if is_numba_function(bot.policy)
+        )
         if len(functions) > MAX_BOT_FUNCTIONS:
             functions = []
     slot_fn = np.full(max(count, 1), -1, dtype=np.int64)
@@ -178,13 +193,16 @@ def make_plan(env: ArrayEnv, agent: Any, level: int = 0, opponents: Iterable[Any
                 functions.append(bot.policy)
             slot_fn[slot] = next(i for i, f in enumerate(functions) if f is bot.policy)
     if len(functions) > MAX_BOT_FUNCTIONS:
-        raise ValueError(f"{env.name}: {len(functions)} different numba bot policies in one run; at most "
-                         f"{MAX_BOT_FUNCTIONS} are supported")
+        raise ValueError(
+            f"{env.name}: {len(functions)} different numba bot policies in one run; at most "
+            f"{MAX_BOT_FUNCTIONS} are supported"
+        )
     python_seats = kind == "python" or bool((slot_fn[:count] < 0).any())
     module_kind = "random" if python_seats else kind
     module = loop_module(env, module_kind, agent if module_kind == "user" else None, tuple(functions))
-    return Plan(env, module, module.R, agent, kind, bots, slot_fn, level if opponents is None else None,
-                python_seats, names)
+    return Plan(
+        env, module, module.R, agent, kind, bots, slot_fn, level if opponents is None else None, python_seats, names
+    )
 
 
 def _distinct(policies: Iterable[Any]) -> list[Any]:
@@ -197,6 +215,7 @@ def _distinct(policies: Iterable[Any]) -> list[Any]:
 
 # ---- running ------------------------------------------------------------------------------------
 
+
 def seed_everything(plan: Plan, seed: int | None) -> None:
     """Seed numba's generator (games, bots, seat shuffles, random agents) and Python's and NumPy's."""
     if seed is None:
@@ -206,8 +225,9 @@ def seed_everything(plan: Plan, seed: int | None) -> None:
     np.random.seed(seed % 2**32)
 
 
-def prepare(env: ArrayEnv, agent: Any, agent_data: Any = None, level: int = 0, *,
-            opponents: Iterable[Any] | None = None) -> Plan:
+def prepare(
+    env: ArrayEnv, agent: Any, agent_data: Any = None, level: int = 0, *, opponents: Iterable[Any] | None = None
+) -> Plan:
     """Build (and compile) the loop for this agent, agent_data type and opponents."""
     plan = make_plan(env, agent, level, opponents)
     _compile(plan, agent_data)
@@ -237,8 +257,9 @@ def _warm_up(plan: Plan, agent_data: Any) -> None:
         ctl, seat_slot = np.zeros(3), np.zeros(env.players, dtype=np.int64)
         winners, returns = np.zeros(env.players), np.zeros(env.players)
         game = plan.referee.py_new_game(ctl, seat_slot, 0, plan.shuffle)
-        module.py_advance(game, ctl, seat_slot, plan.slot_fn, plan.fresh_bot_data(), stats, winners, returns,
-                          err, err_valid)
+        module.py_advance(
+            game, ctl, seat_slot, plan.slot_fn, plan.fresh_bot_data(), stats, winners, returns, err, err_valid
+        )
         plan.referee.py_step(0.0, game, ctl, E.ACTOR_AGENT, err, err_valid)
     else:
         module.n_games(0, agent_data, plan.fresh_bot_data(), plan.slot_fn, stats, err, err_valid, 0)
@@ -256,9 +277,18 @@ def _clear_numba_cache(env: ArrayEnv) -> bool:
     return removed
 
 
-def evaluate(env: ArrayEnv, agent: Any, num_games: int, agent_data: Any = None, level: int = 0,
-             seed: int | None = None, *, opponents: Iterable[Any] | None = None, workers: int = 1,
-             progress: Progress | None = None) -> Results:
+def evaluate(
+    env: ArrayEnv,
+    agent: Any,
+    num_games: int,
+    agent_data: Any = None,
+    level: int = 0,
+    seed: int | None = None,
+    *,
+    opponents: Iterable[Any] | None = None,
+    workers: int = 1,
+    progress: Progress | None = None,
+) -> Results:
     """Play ``num_games`` games; see ``ArrayEnv.evaluate``."""
     num_games = check_num_games(num_games)
     workers = check_workers(workers)
@@ -277,16 +307,23 @@ def evaluate(env: ArrayEnv, agent: Any, num_games: int, agent_data: Any = None, 
     return Results.from_stats(stats, agent_data)
 
 
-def play(plan: Plan, num_games: int, agent_data: Any, stats: np.ndarray, progress: Progress | None = None,
-         first_game: int = 0) -> Any:
+def play(
+    plan: Plan,
+    num_games: int,
+    agent_data: Any,
+    stats: np.ndarray,
+    progress: Progress | None = None,
+    first_game: int = 0,
+) -> Any:
     """Play games with a prepared plan, adding them to ``stats``; returns the final agent_data."""
     if plan.python_seats:
         return _play_python(plan, num_games, agent_data, stats, progress, first_game)
     return _play_numba(plan, num_games, agent_data, stats, progress, first_game)
 
 
-def _play_numba(plan: Plan, num_games: int, agent_data: Any, stats: np.ndarray, progress: Progress | None,
-                first_game: int) -> Any:
+def _play_numba(
+    plan: Plan, num_games: int, agent_data: Any, stats: np.ndarray, progress: Progress | None, first_game: int
+) -> Any:
     err, err_valid = E.new_record(), np.zeros(int(plan.env.getActionSize()))
     bot_data = plan.fresh_bot_data()
     chunk = 1  # grows until one call takes about CHUNK_SECONDS (a Splendor game is slow, an RPS one is not)
@@ -295,8 +332,9 @@ def _play_numba(plan: Plan, num_games: int, agent_data: Any, stats: np.ndarray, 
         size = min(chunk, num_games - done)
         started = time.perf_counter()
         try:
-            played, agent_data = plan.module.n_games(size, agent_data, bot_data, plan.slot_fn, stats, err,
-                                                     err_valid, first_game + done)
+            played, agent_data = plan.module.n_games(
+                size, agent_data, bot_data, plan.slot_fn, stats, err, err_valid, first_game + done
+            )
         except Exception as exc:  # a compiled agent raised, or compile errors for another agent_data type
             _raise_loop_exception(plan, agent_data, err, exc)
         chunk = next_chunk(size, time.perf_counter() - started)
@@ -315,8 +353,9 @@ def next_chunk(size: int, seconds: float) -> int:
     return int(max(1, min(wanted, 4 * size, NUMBA_CHUNK)))
 
 
-def _play_python(plan: Plan, num_games: int, agent_data: Any, stats: np.ndarray, progress: Progress | None,
-                 first_game: int) -> Any:
+def _play_python(
+    plan: Plan, num_games: int, agent_data: Any, stats: np.ndarray, progress: Progress | None, first_game: int
+) -> Any:
     env, module, referee = plan.env, plan.module, plan.referee
     n_actions, players = int(env.getActionSize()), env.players
     err, err_valid = E.new_record(), np.zeros(n_actions)
@@ -334,8 +373,9 @@ def _play_python(plan: Plan, num_games: int, agent_data: Any, stats: np.ndarray,
         me = int(ctl[0])
         while True:
             try:
-                code, player, state = module.py_advance(game_env, ctl, seat_slot, plan.slot_fn, bot_data, stats,
-                                                        winners, returns, err, err_valid)
+                code, player, state = module.py_advance(
+                    game_env, ctl, seat_slot, plan.slot_fn, bot_data, stats, winners, returns, err, err_valid
+                )
             except Exception as exc:  # a numba bot raised
                 _raise_loop_exception(plan, agent_data, err, exc)
             if code == OVER:
@@ -350,20 +390,35 @@ def _play_python(plan: Plan, num_games: int, agent_data: Any, stats: np.ndarray,
                 action, py_data[actor] = _reply(plan, py_policies[actor], state, py_data[actor], actor)
             reason = E.action_code(action, n_actions)
             if reason != E.OK:
-                raise E.InvalidActionError(E.invalid_action_message(
-                    env.name, plan.name_actor(actor, player), action, reason, n_actions,
-                    np.asarray(env.getValidActions(state)), env.describe_action,
-                    where=f"in game {g + 1} of the run, step {int(ctl[1]) + 1}"))
+                raise E.InvalidActionError(
+                    E.invalid_action_message(
+                        env.name,
+                        plan.name_actor(actor, player),
+                        action,
+                        reason,
+                        n_actions,
+                        np.asarray(env.getValidActions(state)),
+                        env.describe_action,
+                        where=f"in game {g + 1} of the run, step {int(ctl[1]) + 1}",
+                    )
+                )
             if not referee.py_step(float(action), game_env, ctl, actor, err, err_valid):
                 raise _error(plan, err, err_valid)
         # final turns of the Python seats (the numba bots had theirs in py_advance)
-        _, agent_data = _reply(plan, agent, np.asarray(env.getPlayerState(game_env, me)), agent_data,
-                               E.ACTOR_AGENT, final=True)
+        _, agent_data = _reply(
+            plan, agent, np.asarray(env.getPlayerState(game_env, me)), agent_data, E.ACTOR_AGENT, final=True
+        )
         for p in range(players):
             if p != me and plan.slot_fn[seat_slot[p]] < 0:
                 slot = int(seat_slot[p])
-                _, py_data[slot] = _reply(plan, py_policies[slot], np.asarray(env.getPlayerState(game_env, p)),
-                                          py_data[slot], slot, final=True)
+                _, py_data[slot] = _reply(
+                    plan,
+                    py_policies[slot],
+                    np.asarray(env.getPlayerState(game_env, p)),
+                    py_data[slot],
+                    slot,
+                    final=True,
+                )
         if progress is not None and (g - first_game + 1) % every == 0:
             progress(g - first_game + 1, num_games)
     return agent_data
@@ -375,13 +430,19 @@ def _reply(plan: Plan, policy: Any, state: np.ndarray, data: Any, actor: int, fi
     try:
         reply = policy(state, data)
     except Exception as exc:
-        E.mark_raised_by(exc, f"{who} {describe(policy)}" if actor == E.ACTOR_AGENT else who, actor,
-                         f"in {plan.env.name}{' at its final turn' if final else ''}")
+        E.mark_raised_by(
+            exc,
+            f"{who} {describe(policy)}" if actor == E.ACTOR_AGENT else who,
+            actor,
+            f"in {plan.env.name}{' at its final turn' if final else ''}",
+        )
         raise
     if type(reply) is not tuple or len(reply) != 2:
-        raise E.AgentError(f"{plan.env.name}: {who} {describe(policy)} returned {type(reply).__name__} "
-                           f"{_short(reply)}{' at its final turn' if final else ''}; an agent must return "
-                           "(action, agent_data)")
+        raise E.AgentError(
+            f"{plan.env.name}: {who} {describe(policy)} returned {type(reply).__name__} "
+            f"{_short(reply)}{' at its final turn' if final else ''}; an agent must return "
+            "(action, agent_data)"
+        )
     return reply
 
 
@@ -393,16 +454,24 @@ def _short(value: Any) -> str:
 def _error(plan: Plan, err: np.ndarray, err_valid: np.ndarray) -> E.ArrayEnvError:
     record = err.copy()
     err[:] = 0.0
-    return E.error_from_record(plan.env.name, record, n_players=plan.env.players,
-                               n_actions=int(plan.env.getActionSize()), max_steps=plan.env.max_steps,
-                               valid=err_valid.copy(), name_actor=plan.name_actor,
-                               describe=plan.env.describe_action)
+    return E.error_from_record(
+        plan.env.name,
+        record,
+        n_players=plan.env.players,
+        n_actions=int(plan.env.getActionSize()),
+        max_steps=plan.env.max_steps,
+        valid=err_valid.copy(),
+        name_actor=plan.name_actor,
+        describe=plan.env.describe_action,
+    )
 
 
 # ---- several processes --------------------------------------------------------------------------
 
-def _worker(plan: Plan, games: int, first_game: int, agent_data: Any, seed: int, counter: Any, conn: Any,
-            send_data: bool) -> None:
+
+def _worker(
+    plan: Plan, games: int, first_game: int, agent_data: Any, seed: int, counter: Any, conn: Any, send_data: bool
+) -> None:
     stats = new_stats(plan.env.players)
     try:
         seed_everything(plan, seed)
@@ -425,8 +494,9 @@ def _worker(plan: Plan, games: int, first_game: int, agent_data: Any, seed: int,
         conn.close()
 
 
-def _evaluate_in_workers(plan: Plan, num_games: int, agent_data: Any, seed: int | None, workers: int,
-                         progress: Progress | None) -> Results:
+def _evaluate_in_workers(
+    plan: Plan, num_games: int, agent_data: Any, seed: int | None, workers: int, progress: Progress | None
+) -> Results:
     """Split the games over ``workers`` forked processes, each with its own seed (derived from
     ``seed``, so a run is reproducible for a given seed and worker count)."""
     if "fork" not in multiprocessing.get_all_start_methods():
@@ -439,8 +509,11 @@ def _evaluate_in_workers(plan: Plan, num_games: int, agent_data: Any, seed: int 
     processes, pipes, first = [], [], 0
     for i in range(workers):
         parent_end, child_end = context.Pipe(duplex=False)
-        process = context.Process(target=_worker, args=(plan, shares[i], first, copy.deepcopy(agent_data),
-                                                        seeds[i], counter, child_end, i == 0), daemon=True)
+        process = context.Process(
+            target=_worker,
+            args=(plan, shares[i], first, copy.deepcopy(agent_data), seeds[i], counter, child_end, i == 0),
+            daemon=True,
+        )
         process.start()
         child_end.close()
         processes.append(process)
@@ -475,8 +548,13 @@ def _collect(plan: Plan, processes: list[Any], pipes: list[Any], replies: list[A
         if replies[i] is None and pipe.poll(wait):
             replies[i] = pipe.recv()
         elif replies[i] is None and not processes[i].is_alive() and not pipe.poll():
-            replies[i] = ("error", E.ArrayEnvError(
-                f"{plan.env.name}: worker {i} stopped without a result (exit code {processes[i].exitcode})"), None)
+            replies[i] = (
+                "error",
+                E.ArrayEnvError(
+                    f"{plan.env.name}: worker {i} stopped without a result (exit code {processes[i].exitcode})"
+                ),
+                None,
+            )
 
 
 def _interrupted_results(plan: Plan, processes: list[Any], pipes: list[Any], replies: list[Any]) -> Results:
@@ -499,6 +577,7 @@ def _interrupted_results(plan: Plan, processes: list[Any], pipes: list[Any], rep
 
 # ---- exceptions out of compiled loops, explained ----------------------------------------------------
 
+
 def _raise_loop_exception(plan: Plan, agent_data: Any, err: np.ndarray, exc: BaseException) -> None:
     """Re-raise an exception that escaped a compiled loop: one raised by a compiled agent or bot
     (the error record says which, at which seat and turn) as AgentRaisedError, chained to it; else
@@ -510,9 +589,9 @@ def _raise_loop_exception(plan: Plan, agent_data: Any, err: np.ndarray, exc: Bas
     err[:] = 0.0
     actor = int(record[E.ERR_ACTOR])
     policy = plan.agent if actor == E.ACTOR_AGENT else plan.opponents[actor].policy
-    raise E.AgentRaisedError(E.raised_in_call_message(
-        plan.env.name, record, exc, plan.name_actor, E.strip_internal_names(describe(policy)))) from exc
-
+    raise E.AgentRaisedError(
+        E.raised_in_call_message(plan.env.name, record, exc, plan.name_actor, E.strip_internal_names(describe(policy)))
+    ) from exc
 
 
 def _raise_compile_error(plan: Plan, agent_data: Any, exc: BaseException) -> None:
@@ -530,7 +609,8 @@ def _raise_compile_error(plan: Plan, agent_data: Any, exc: BaseException) -> Non
     located = re.search(r", line \d+|it must return", cause)  # the cause names the function at fault
     raise E.GameCompileError(
         f"{env.name}: numba could not compile the game: {cause}."
-        + ("" if located else " `makeenv check` on the game tells which contract function is at fault.")) from None
+        + ("" if located else " `makeenv check` on the game tells which contract function is at fault.")
+    ) from None
 
 
 def _probe_numba_agent(env: ArrayEnv, agent: Any, agent_data: Any) -> str | None:
@@ -543,19 +623,33 @@ def _probe_numba_agent(env: ArrayEnv, agent: Any, agent_data: Any) -> str | None
     try:
         reply = agent(state, data)
     except Exception as exc:
-        return (f"cannot be compiled for (state: float64 array, agent_data: {type(agent_data).__name__}): "
-                f"{E.strip_internal_names(E.explain_compile_error(exc))}")
+        return (
+            f"cannot be compiled for (state: float64 array, agent_data: {type(agent_data).__name__}): "
+            f"{E.strip_internal_names(E.explain_compile_error(exc))}"
+        )
     if not isinstance(reply, tuple) or len(reply) != 2:
         return f"returned {type(reply).__name__} {_short(reply)}; an agent must return (action, agent_data)"
     action, new_data = reply
     if not isinstance(action, (int, float, np.integer, np.floating)) or isinstance(action, (bool, np.bool_)):
         return f"returned action {_short(action)} of type {type(action).__name__}; an action must be an int"
     if type(new_data) is not type(agent_data) or (
-            isinstance(agent_data, np.ndarray) and (new_data.dtype != agent_data.dtype or new_data.ndim != agent_data.ndim)):
-        return (f"returned agent_data of type {type(new_data).__name__} but was given "
-                f"{type(agent_data).__name__}; in a compiled loop agent_data must keep its type")
+        isinstance(agent_data, np.ndarray) and (new_data.dtype != agent_data.dtype or new_data.ndim != agent_data.ndim)
+    ):
+        return (
+            f"returned agent_data of type {type(new_data).__name__} but was given "
+            f"{type(agent_data).__name__}; in a compiled loop agent_data must keep its type"
+        )
     return None
 
 
-__all__ = ["Plan", "evaluate", "make_plan", "play", "prepare", "names_builtin_random",
-           "check_agent_signature", "check_num_games", "seed_everything"]
+__all__ = [
+    "Plan",
+    "evaluate",
+    "make_plan",
+    "play",
+    "prepare",
+    "names_builtin_random",
+    "check_agent_signature",
+    "check_num_games",
+    "seed_everything",
+]

@@ -37,8 +37,7 @@ def scaffold(name: str, directory: str | Path = ".", *, force: bool = False) -> 
     """Create ``directory/<snake_name>/`` for game ``name`` and return the folder's path."""
     if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z][A-Za-z0-9]*", name or ""):
         raise ScaffoldError(
-            f"game name {name!r} must be letters and digits starting with a letter, in CamelCase "
-            "(e.g. TicTacToe)"
+            f"game name {name!r} must be letters and digits starting with a letter, in CamelCase (e.g. TicTacToe)"
         )
     snake = snake_case(name)
     if keyword.iskeyword(snake):
@@ -62,9 +61,11 @@ def builtin_name_warning(name: str, folder: str | Path, registered: Iterable[str
     if clash is None:
         return None
     shown = command_path(folder)
-    return (f"{clash} is also the name of a built-in game: `makeenv run {clash}` runs the built-in one. "
-            f"Run yours by its folder: `makeenv run {shown}` (and `makeenv check {shown}`), or pick "
-            "another name.")
+    return (
+        f"{clash} is also the name of a built-in game: `makeenv run {clash}` runs the built-in one. "
+        f"Run yours by its folder: `makeenv run {shown}` (and `makeenv check {shown}`), or pick "
+        "another name."
+    )
 
 
 def command_path(folder: str | Path) -> str:

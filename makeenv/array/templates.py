@@ -35,9 +35,12 @@ LIVE_PREFIX = "makeenv_live"  # modules that live only in this process (function
 MAX_BOT_FUNCTIONS = 8
 
 _INTERNAL_FILE = re.compile(
-    "(" + "|".join(re.escape(t.path.stem) for t in TEMPLATES.values())
-    + "|(" + "|".join(re.escape(p) for p in [t.module_prefix for t in TEMPLATES.values()] + [LIVE_PREFIX])
-    + r")_\w+)\.py$")
+    "("
+    + "|".join(re.escape(t.path.stem) for t in TEMPLATES.values())
+    + "|("
+    + "|".join(re.escape(p) for p in [t.module_prefix for t in TEMPLATES.values()] + [LIVE_PREFIX])
+    + r")_\w+)\.py$"
+)
 
 
 def is_internal_file(path: str) -> bool:

@@ -13,11 +13,10 @@ from makeenv.cli.app import app
 if TYPE_CHECKING:
     from makeenv.array.contract import ArrayEnv
 
-PROGRESS_MIN_NUMBA = 2_000_000   # show a progress bar from this many games (compiled agent)
-PROGRESS_MIN_PYTHON = 20_000     # ... and from this many with a plain Python agent
+PROGRESS_MIN_NUMBA = 2_000_000  # show a progress bar from this many games (compiled agent)
+PROGRESS_MIN_PYTHON = 20_000  # ... and from this many with a plain Python agent
 
-OPTION_HELP = ("A game option as NAME=VALUE (repeatable), e.g. -o players=4; `makeenv check` lists a "
-               "game's options.")
+OPTION_HELP = "A game option as NAME=VALUE (repeatable), e.g. -o players=4; `makeenv check` lists a game's options."
 
 
 def _fail(message: str, code: int = 2) -> NoReturn:
@@ -52,8 +51,10 @@ def array_env_or_exit(game: str, command: str, options: dict[str, Any] | None = 
 
     spec = REGISTRY.get(game)
     if spec is not None and spec.kind != "array":
-        _fail(f"{game} is a {spec.kind} env; `makeenv {command}` works on array envs"
-              + (" (use `makeenv match` for text envs)" if spec.kind == "text" else ""))
+        _fail(
+            f"{game} is a {spec.kind} env; `makeenv {command}` works on array envs"
+            + (" (use `makeenv match` for text envs)" if spec.kind == "text" else "")
+        )
     try:
         env = make(game, **(options or {}))
     except (ValueError, TypeError, ImportError) as exc:
@@ -133,14 +134,20 @@ def run_command(
     games: int = typer.Option(1000, "--games", "-n", help="Number of games to play."),
     level: int = typer.Option(0, "--level", "-l", help="Opponent level: 0 random, 1.. the game's bots."),
     agent: str = typer.Option(
-        "random", "--agent", "-a",
+        "random",
+        "--agent",
+        "-a",
         help="Your agent: 'random', 'module:function' or 'file.py:function'. The function is "
-             "agent(state, agent_data) -> (action, agent_data), @njit or plain Python. Its module may "
-             "define AGENT_DATA (a value or a function returning one); otherwise agent_data starts as "
-             "np.zeros(1)."),
+        "agent(state, agent_data) -> (action, agent_data), @njit or plain Python. Its module may "
+        "define AGENT_DATA (a value or a function returning one); otherwise agent_data starts as "
+        "np.zeros(1).",
+    ),
     opponent: list[str] | None = typer.Option(
-        None, "--opponent", help="An opponent agent (same forms as --agent; repeat for several seats) "
-                                 "instead of the level's bots: self-play, older versions."),
+        None,
+        "--opponent",
+        help="An opponent agent (same forms as --agent; repeat for several seats) "
+        "instead of the level's bots: self-play, older versions.",
+    ),
     option: list[str] | None = typer.Option(None, "--option", "-o", help=OPTION_HELP),
     seed: int | None = typer.Option(None, "--seed", "-s", min=0, help="Seed for a reproducible run."),
     workers: int = typer.Option(1, "--workers", "-w", min=1, help="Processes to play in (one per core)."),
@@ -181,8 +188,9 @@ def run_command(
                     bar.update(done - last[0])
                     last[0] = done
 
-                results = env.evaluate(player, games, data, level, seed, opponents=opponents, workers=workers,
-                                       progress=progress)
+                results = env.evaluate(
+                    player, games, data, level, seed, opponents=opponents, workers=workers, progress=progress
+                )
         else:
             results = env.evaluate(player, games, data, level, seed, opponents=opponents, workers=workers)
         elapsed = time.perf_counter() - start
@@ -200,11 +208,16 @@ def run_command(
         if isinstance(exc, (ArrayEnvError, ValueError, TypeError)):
             _fail(strip_internal_names(str(exc)), code=1)
         _fail_with_traceback(f"the run failed with {type(exc).__name__}", exc)
-    typer.echo(f"{header}, {games:,} games" + (f", seed {seed}" if seed is not None else "")
-               + (f", {workers} workers" if workers > 1 else ""))
+    typer.echo(
+        f"{header}, {games:,} games"
+        + (f", seed {seed}" if seed is not None else "")
+        + (f", {workers} workers" if workers > 1 else "")
+    )
     _print_results(env, results, games)
-    typer.echo(f"games/s: {games / max(elapsed, 1e-9):,.0f}  (start-up and compile/load {prepared:.2f} s, "
-               f"play {elapsed:.3f} s)")
+    typer.echo(
+        f"games/s: {games / max(elapsed, 1e-9):,.0f}  (start-up and compile/load {prepared:.2f} s, "
+        f"play {elapsed:.3f} s)"
+    )
 
 
 @app.command("check")
@@ -212,8 +225,11 @@ def check_command(
     game: str = typer.Argument(..., help="Registered name, module path or folder of an array game."),
     games: int = typer.Option(200, "--games", "-n", min=1, help="Games per env.run check."),
     option: list[str] | None = typer.Option(
-        None, "--option", "-o", help=OPTION_HELP + " Without a players option, every player count the game "
-                                                  "supports is checked."),
+        None,
+        "--option",
+        "-o",
+        help=OPTION_HELP + " Without a players option, every player count the game supports is checked.",
+    ),
 ) -> None:
     """Check that an array game obeys the contract; print each check and exit 1 if one fails."""
     from makeenv.array.check import run_checks
@@ -223,8 +239,10 @@ def check_command(
     variants = [env]
     declared = getattr(env.module, "PARAMETERS", None) or {}
     if "players" in declared and "players" not in options:
-        variants = [env if count == env.players else array_env_or_exit(game, "check", {**options, "players": count})
-                    for count in declared["players"]]
+        variants = [
+            env if count == env.players else array_env_or_exit(game, "check", {**options, "players": count})
+            for count in declared["players"]
+        ]
     colors = {"pass": typer.colors.GREEN, "fail": typer.colors.RED, "skip": typer.colors.YELLOW}
     failed_any = False
     for variant in variants:

@@ -63,8 +63,10 @@ Examples: makeenv match TicTacToe-text --player0 local --player1 bot:2 ; offline
 makeenv match ScenarioPlanning-v0 --player0 local --player1 local --jury local
 """
 
-OPTION_HELP = ("A game option as NAME=VALUE (repeatable), passed to make(): e.g. -o players=3 for an array game "
-               "played as text, -o scenarios_path=FILE.json for ScenarioPlanning-v0.")
+OPTION_HELP = (
+    "A game option as NAME=VALUE (repeatable), passed to make(): e.g. -o players=3 for an array game "
+    "played as text, -o scenarios_path=FILE.json for ScenarioPlanning-v0."
+)
 EXIT_CONFIG, EXIT_JURY, EXIT_AGENT = 2, 3, 4
 _EXTRA_PLAYER = re.compile(r"^--player(\d+)(?:=(.*))?$")
 
@@ -88,8 +90,9 @@ def _extra_players(args: list[str]) -> dict[int, str]:
     while index < len(args):
         found = _EXTRA_PLAYER.match(args[index])
         if not found:
-            raise typer.BadParameter(f"unexpected argument {args[index]!r}; seats are given as --playerN SPEC",
-                                     param_hint="--playerN")
+            raise typer.BadParameter(
+                f"unexpected argument {args[index]!r}; seats are given as --playerN SPEC", param_hint="--playerN"
+            )
         seat, value = int(found.group(1)), found.group(2)
         if value is None:
             if index + 1 >= len(args):
@@ -101,23 +104,29 @@ def _extra_players(args: list[str]) -> dict[int, str]:
     return players
 
 
-@app.command("match", help=reflow(MATCH_HELP), no_args_is_help=True,
-             context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+@app.command(
+    "match",
+    help=reflow(MATCH_HELP),
+    no_args_is_help=True,
+    context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+)
 def match(
     ctx: typer.Context,
-    env_id: str = typer.Argument(..., help="A text env: TicTacToe-text, ScenarioPlanning-v0, or your game's folder with -text "
-                                           "(./nim-text)."),
+    env_id: str = typer.Argument(
+        ..., help="A text env: TicTacToe-text, ScenarioPlanning-v0, or your game's folder with -text (./nim-text)."
+    ),
     player0: str = typer.Option("human", "--player0", help="Seat 0's SPEC (see above)."),
     player1: str = typer.Option("human", "--player1", help="Seat 1's SPEC (see above); --player2 ... likewise."),
     option: list[str] | None = typer.Option(None, "--option", "-o", help=OPTION_HELP),
     jury: str | None = typer.Option(None, "--jury", help="The jury's SPEC (games judged by a jury)."),
     jury_size: int | None = typer.Option(None, "--jury-size", min=1, help="Number of jurors."),
-    quorum: int | None = typer.Option(None, "--quorum", min=1,
-                                         help="Least valid votes for a verdict (default: more than half)."),
-    timeout: float | None = typer.Option(None, "--timeout", min=0.001,
-                                            help="Seconds per juror call (HTTP juries)."),
-    rejudge: int = typer.Option(1, "--rejudge", min=0,
-                                help="When the jury misses its quorum, vote again up to this many times."),
+    quorum: int | None = typer.Option(
+        None, "--quorum", min=1, help="Least valid votes for a verdict (default: more than half)."
+    ),
+    timeout: float | None = typer.Option(None, "--timeout", min=0.001, help="Seconds per juror call (HTTP juries)."),
+    rejudge: int = typer.Option(
+        1, "--rejudge", min=0, help="When the jury misses its quorum, vote again up to this many times."
+    ),
     seed: int | None = typer.Option(None, "--seed", help="Seed of the game (deals, scenario, seats)."),
     out: Path | None = typer.Option(None, "--out", help="Write the whole record to this JSON file."),
 ) -> None:
@@ -138,8 +147,11 @@ def match(
     spec = find_spec(env_id)
     if spec is None or spec.kind != "text":
         array_game = spec is not None or looks_like_user_game(env_id)
-        kind = ("an array game (use `makeenv run`, or play it in words as " + env_id.rstrip("/\\") + "-text)"
-                if array_game else "not a registered env, nor a game folder, .py file or module")
+        kind = (
+            "an array game (use `makeenv run`, or play it in words as " + env_id.rstrip("/\\") + "-text)"
+            if array_game
+            else "not a registered env, nor a game folder, .py file or module"
+        )
         texts = ", ".join(sorted(k for k, v in REGISTRY.items() if v.kind == "text"))
         fail(f"{env_id!r} is {kind}; match plays text envs: {texts}", EXIT_CONFIG)
 
@@ -166,14 +178,20 @@ def match(
         bots = {seat: agent.level for seat, agent in players.items() if isinstance(agent, BotSeat)}
         if bots:
             if not callable(getattr(env, "seat_bots", None)):
-                fail(f"bot:LEVEL seats are for games with built-in bots (array games played as text, NAME-text); "
-                     f"{env_id} has none", EXIT_CONFIG)
+                fail(
+                    f"bot:LEVEL seats are for games with built-in bots (array games played as text, NAME-text); "
+                    f"{env_id} has none",
+                    EXIT_CONFIG,
+                )
             text_seats = env.seat_bots(bots)
         else:
             text_seats = list(range(seat_count))
         if not env.min_players <= len(text_seats) <= env.max_players:
-            fail(f"{env_id} needs {env.min_players} to {env.max_players} players that are not bots, got "
-                 f"{len(text_seats)}", EXIT_CONFIG)
+            fail(
+                f"{env_id} needs {env.min_players} to {env.max_players} players that are not bots, got "
+                f"{len(text_seats)}",
+                EXIT_CONFIG,
+            )
         multiline = bool(getattr(env, "answer_hint", {}).get("multiline", True))
         for agent in players.values():
             if isinstance(agent, HumanAgent):
@@ -184,7 +202,9 @@ def match(
         fail(str(error), EXIT_CONFIG)
 
     record: dict[str, Any] = {
-        "env_id": env_id, "seed": seed, "status": "running",
+        "env_id": env_id,
+        "seed": seed,
+        "status": "running",
         "players": {f"Player {seat}": specs.get(seat, "human") for seat in range(seat_count)},
     }
     if has_jury:
@@ -225,8 +245,7 @@ def match(
             message = info.get("message") or ""
             if done:
                 final_message = message
-            elif message and (not people or (info.get("invalid_move")
-                                             and not isinstance(players[seat], HumanAgent))):
+            elif message and (not people or (info.get("invalid_move") and not isinstance(players[seat], HumanAgent))):
                 say(message)
         record["status"] = "finished"
     except AgentError as error:
@@ -250,7 +269,7 @@ def match(
         record["game_info"] = game_info
         lines = panel_lines(panel)
         if final_message and _plain(final_message) not in _plain("\n".join(lines)):
-            say(final_message)   # the last move (and the final board), unless the panel shows it
+            say(final_message)  # the last move (and the final board), unless the panel shows it
         say()
         for line in lines:
             say(line)
@@ -279,8 +298,11 @@ def _agent_failure(seat: int, spec: str, error: BaseException) -> str:
     import makeenv
 
     ours = Path(makeenv.__file__).resolve().parent
-    frames = [frame for frame in traceback.extract_tb(error.__traceback__)
-              if not Path(frame.filename).resolve().is_relative_to(ours)]
+    frames = [
+        frame
+        for frame in traceback.extract_tb(error.__traceback__)
+        if not Path(frame.filename).resolve().is_relative_to(ours)
+    ]
     text = f"the agent of Player {seat} ({spec}) raised {type(error).__name__}: {error}"
     if frames:
         text += "\nTraceback of the agent's code (most recent call last):\n" + "".join(traceback.format_list(frames))

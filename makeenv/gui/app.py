@@ -43,9 +43,11 @@ STATIC_FILES = {  # route -> (file name, media type); nothing else is ever serve
 }
 # The page runs only its own script: no inline scripts or event-handler attributes (a game's SVG is
 # inlined after cleaning, and this forbids whatever the cleaning might miss), no outside requests.
-CONTENT_SECURITY_POLICY = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
-                           "img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
-                           "frame-ancestors 'none'")
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+    "frame-ancestors 'none'"
+)
 SESSION_FIELDS = {"mode", "level", "seat", "seed"}
 
 
@@ -58,9 +60,17 @@ def _load_static() -> dict[str, tuple[bytes, str]]:
     return {route: ((STATIC_DIR / name).read_bytes(), media) for route, (name, media) in STATIC_FILES.items()}
 
 
-def build_game(game: Any, *, level: int | None = None, agent: Callable | None = None, agent_name: str | None = None,
-               agent_data_factory: Callable[[], Any] | None = None, text_agent: Callable[[str], str] | None = None,
-               jury_name: str | None = None, env_kwargs: dict[str, Any] | None = None) -> ArrayGame | TextGame:
+def build_game(
+    game: Any,
+    *,
+    level: int | None = None,
+    agent: Callable | None = None,
+    agent_name: str | None = None,
+    agent_data_factory: Callable[[], Any] | None = None,
+    text_agent: Callable[[str], str] | None = None,
+    jury_name: str | None = None,
+    env_kwargs: dict[str, Any] | None = None,
+) -> ArrayGame | TextGame:
     """Resolve ``game`` (a registered id, module or folder path, or an env object) to what the app serves."""
     import makeenv
     from makeenv.registry import find_spec
@@ -69,14 +79,23 @@ def build_game(game: Any, *, level: int | None = None, agent: Callable | None = 
     if isinstance(game, str):
         spec = find_spec(game)  # a registered id, or a game of your own in words (./nim-text)
         if spec is not None and spec.kind == "text":
+
             def factory() -> Any:
                 return makeenv.make(game, **env_kwargs)
 
             probe = factory()  # fail now (missing API key, bad jury) rather than at the first game
             readme = getattr(probe, "readme", None) or readme_beside(probe)
             try:
-                return TextGame(game, factory, text_agent, agent_name=agent_name, jury_name=jury_name,
-                                readme=readme, probe=probe, level=level)
+                return TextGame(
+                    game,
+                    factory,
+                    text_agent,
+                    agent_name=agent_name,
+                    jury_name=jury_name,
+                    readme=readme,
+                    probe=probe,
+                    level=level,
+                )
             finally:
                 try:
                     probe.close()
@@ -90,10 +109,19 @@ def build_game(game: Any, *, level: int | None = None, agent: Callable | None = 
     return ArrayGame(env, level=level, agent=agent, agent_name=agent_name, agent_data_factory=agent_data_factory)
 
 
-def create_app(game: Any, *, level: int | None = None, agent: Callable | None = None, agent_name: str | None = None,
-               agent_data_factory: Callable[[], Any] | None = None,
-               text_agent: Callable[[str], str] | None = None, jury_name: str | None = None,
-               env_kwargs: dict[str, Any] | None = None, max_sessions: int = 1000, workers: int = 8) -> Any:
+def create_app(
+    game: Any,
+    *,
+    level: int | None = None,
+    agent: Callable | None = None,
+    agent_name: str | None = None,
+    agent_data_factory: Callable[[], Any] | None = None,
+    text_agent: Callable[[str], str] | None = None,
+    jury_name: str | None = None,
+    env_kwargs: dict[str, Any] | None = None,
+    max_sessions: int = 1000,
+    workers: int = 8,
+) -> Any:
     """Build the FastAPI app that serves ``game`` to the browser.
 
     ``game``: a registered id (``"RockPaperScissors"``, ``"ScenarioPlanning-v0"``), an array game's
@@ -110,9 +138,16 @@ def create_app(game: Any, *, level: int | None = None, agent: Callable | None = 
     from fastapi.exceptions import RequestValidationError
     from fastapi.responses import JSONResponse, Response
 
-    served = build_game(game, level=level, agent=agent, agent_name=agent_name,
-                        agent_data_factory=agent_data_factory, text_agent=text_agent, jury_name=jury_name,
-                        env_kwargs=env_kwargs)
+    served = build_game(
+        game,
+        level=level,
+        agent=agent,
+        agent_name=agent_name,
+        agent_data_factory=agent_data_factory,
+        text_agent=text_agent,
+        jury_name=jury_name,
+        env_kwargs=env_kwargs,
+    )
     store = SessionStore(max_sessions)
     static = _load_static()
     executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="makeenv-gui")
@@ -122,8 +157,9 @@ def create_app(game: Any, *, level: int | None = None, agent: Callable | None = 
         yield
         executor.shutdown(wait=False, cancel_futures=True)
 
-    app = FastAPI(title=f"makeenv play {served.name}", lifespan=lifespan, docs_url=None, redoc_url=None,
-                  openapi_url=None)
+    app = FastAPI(
+        title=f"makeenv play {served.name}", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None
+    )
     app.state.game = served
     app.state.sessions = store
 
@@ -143,8 +179,11 @@ def create_app(game: Any, *, level: int | None = None, agent: Callable | None = 
 
     def static_route(route: str) -> None:
         content, media = static[route]
-        headers = {"Cache-Control": "no-cache", "Content-Security-Policy": CONTENT_SECURITY_POLICY,
-                   "X-Content-Type-Options": "nosniff"}
+        headers = {
+            "Cache-Control": "no-cache",
+            "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+            "X-Content-Type-Options": "nosniff",
+        }
 
         def page() -> Response:
             return Response(content, media_type=media, headers=headers)
@@ -172,8 +211,9 @@ def create_app(game: Any, *, level: int | None = None, agent: Callable | None = 
         options = body_dict(body)
         unknown = set(options) - SESSION_FIELDS
         if unknown:
-            raise GuiError(400, f"Bad request: unknown field(s) {sorted(unknown)}; allowed: "
-                                f"{', '.join(sorted(SESSION_FIELDS))}")
+            raise GuiError(
+                400, f"Bad request: unknown field(s) {sorted(unknown)}; allowed: {', '.join(sorted(SESSION_FIELDS))}"
+            )
         mode = options.get("mode", "play")
         seed = parse_seed(options.get("seed"))
         if isinstance(served, TextGame):
@@ -187,8 +227,9 @@ def create_app(game: Any, *, level: int | None = None, agent: Callable | None = 
             if mode == "watch" and served.agent is None:
                 raise GuiError(400, "No agent to watch: restart `makeenv play` with --agent SPEC.")
             level_ = parse_level(options.get("level"), served.levels, served.default_level)
-            session = ArraySession(served, mode, level_, parse_seat(options.get("seat"), served.players,
-                                                                    allow_first=True), seed)
+            session = ArraySession(
+                served, mode, level_, parse_seat(options.get("seat"), served.players, allow_first=True), seed
+            )
         store.add(session)
         with reading(session):
             return session.snapshot()
@@ -212,7 +253,9 @@ def create_app(game: Any, *, level: int | None = None, agent: Callable | None = 
         session = store.get(session_id)
         options = body_dict(body)
         if "action" not in options:
-            raise GuiError(400, 'Bad request: send {"action": ...} (an action number, or the answer text for a text game).')
+            raise GuiError(
+                400, 'Bad request: send {"action": ...} (an action number, or the answer text for a text game).'
+            )
         if session.kind == "array":
             with session.lock:
                 session.act(options["action"])

@@ -34,11 +34,11 @@ class Frame:
     """One state of a game as the person's seat saw it, and the move that led to it."""
 
     index: int
-    actor: int | None       # who moved (None: the start of the game)
+    actor: int | None  # who moved (None: the start of the game)
     action: int | None
-    to_move: int | None     # None once the game is over
-    state: np.ndarray       # the person's (or watched agent's) state
-    env: np.ndarray         # the referee's view, shown only when the game is over or watched
+    to_move: int | None  # None once the game is over
+    state: np.ndarray  # the person's (or watched agent's) state
+    env: np.ndarray  # the referee's view, shown only when the game is over or watched
 
 
 class ArrayGame:
@@ -46,8 +46,15 @@ class ArrayGame:
 
     kind = "array"
 
-    def __init__(self, env: Any, *, level: int | None = 0, agent: Callable | None = None,
-                 agent_name: str | None = None, agent_data_factory: Callable[[], Any] | None = None):
+    def __init__(
+        self,
+        env: Any,
+        *,
+        level: int | None = 0,
+        agent: Callable | None = None,
+        agent_name: str | None = None,
+        agent_data_factory: Callable[[], Any] | None = None,
+    ):
         self.env = env
         self.name = str(env.name)
         self.action_size = int(env.getActionSize())
@@ -83,14 +90,21 @@ class ArrayGame:
 
     def info(self) -> dict[str, Any]:
         return {
-            "kind": "array", "game": self.name, "players": self.players, "options": dict(self.env.parameters),
-            "action_size": self.action_size, "state_size": self.state_size,
+            "kind": "array",
+            "game": self.name,
+            "players": self.players,
+            "options": dict(self.env.parameters),
+            "action_size": self.action_size,
+            "state_size": self.state_size,
             "actions": [{"action": a, "label": label} for a, label in enumerate(self.labels)],
-            "private_actions": sorted(self.private_actions), "simultaneous": self.simultaneous,
-            "levels": self.levels, "default_level": self.default_level,
+            "private_actions": sorted(self.private_actions),
+            "simultaneous": self.simultaneous,
+            "levels": self.levels,
+            "default_level": self.default_level,
             "level_descriptions": {str(lv): text for lv, text in self.level_descriptions.items()},
             "modes": ["play", "watch"] if self.agent is not None else ["play"],
-            "agent": self.agent_name, "readme": self.readme,
+            "agent": self.agent_name,
+            "readme": self.readme,
         }
 
 
@@ -126,8 +140,9 @@ class ArraySession:
 
     kind = "array"
 
-    def __init__(self, game: ArrayGame, mode: str, level: int, seat: int | Literal["first"] | None,
-                 seed: int | None = None):
+    def __init__(
+        self, game: ArrayGame, mode: str, level: int, seat: int | Literal["first"] | None, seed: int | None = None
+    ):
         self.game = game
         self.mode = mode
         self.level = level
@@ -145,8 +160,11 @@ class ArraySession:
             first = self.match.current_player
             seat = first if first is not None else 0
         elif isinstance(seat, str):
-            raise GuiError(400, f"seat must be an integer from 0 to {game.players - 1}, \"first\" or omitted for a "
-                                f"random seat; got {seat!r}")
+            raise GuiError(
+                400,
+                f'seat must be an integer from 0 to {game.players - 1}, "first" or omitted for a '
+                f"random seat; got {seat!r}",
+            )
         self.seat: int = seat if seat is not None else chance.randrange(game.players)
         # Each other seat gets the level's bot with its own copy of the bot's data.
         bots = list(game.env.opponents(level))
@@ -162,15 +180,16 @@ class ArraySession:
 
     # ----- the game loop: every move goes through the referee -----
     def seat_name(self, player: int) -> str:
-        """"You", the watched agent, or a bot named by its seat and level: "Player 2 (bot, level 1)"."""
+        """ "You", the watched agent, or a bot named by its seat and level: "Player 2 (bot, level 1)"."""
         if player == self.seat:
             return "You" if self.mode == "play" else f"Agent ({self.game.agent_name})"
         return f"Player {player} (bot, level {self.level})"
 
     def _record(self, actor: int | None, action: int | None) -> None:
         match = self.match
-        self.frames.append(Frame(len(self.frames), actor, action, match.current_player,
-                                 match.state(self.seat), match.array.copy()))
+        self.frames.append(
+            Frame(len(self.frames), actor, action, match.current_player, match.state(self.seat), match.array.copy())
+        )
 
     def _advance(self) -> None:
         """Let bots (and, when watching, the agent) move until it is the person's turn or the end."""
@@ -195,8 +214,9 @@ class ArraySession:
     def act(self, action: Any) -> None:
         """Play the person's action, then let the bots answer."""
         if self.mode != "play":
-            raise GuiError(400, "This session is a watched game: the agent plays every move. Start a 'play' "
-                                "session to play.")
+            raise GuiError(
+                400, "This session is a watched game: the agent plays every move. Start a 'play' session to play."
+            )
         if self.error:
             raise GuiError(400, f"This game stopped with an error: {self.error} Start a new game.")
         if self.match.over:
@@ -215,8 +235,13 @@ class ArraySession:
     # ----- what the page sees -----
     def hides(self, frame: Frame) -> bool:
         """True while a running game hides ``frame``'s move from the person: another seat's private action."""
-        return (self.mode == "play" and frame.actor is not None and frame.actor != self.seat
-                and frame.action in self.game.private_actions and not self.match.over)
+        return (
+            self.mode == "play"
+            and frame.actor is not None
+            and frame.actor != self.seat
+            and frame.action in self.game.private_actions
+            and not self.match.over
+        )
 
     def caption(self, frame: Frame) -> str:
         if frame.actor is None or frame.action is None:  # the start has neither
@@ -235,8 +260,11 @@ class ArraySession:
         others = [self.seat_name(p) for p in outcome.winners if p != self.seat]
         named = " and ".join(others)
         if mine == "win":
-            text = f"{me} shared first place with {named}." if others else (
-                "You won!" if self.mode == "play" else "The agent won.")
+            text = (
+                f"{me} shared first place with {named}."
+                if others
+                else ("You won!" if self.mode == "play" else "The agent won.")
+            )
         elif mine == "loss":
             text = f"{named} won. {me} lost."
         elif outcome.truncated:
@@ -245,9 +273,16 @@ class ArraySession:
             text = "Everybody shares first place: a draw."
         else:
             text = "The game ended with no winner."
-        return {"outcome": mine, "text": text, "winners": list(outcome.winners), "results": list(outcome.results),
-                "returns": [float(r) for r in outcome.returns], "return": float(outcome.returns[self.seat]),
-                "shared": outcome.shared, "truncated": outcome.truncated}
+        return {
+            "outcome": mine,
+            "text": text,
+            "winners": list(outcome.winners),
+            "results": list(outcome.results),
+            "returns": [float(r) for r in outcome.returns],
+            "return": float(outcome.returns[self.seat]),
+            "shared": outcome.shared,
+            "truncated": outcome.truncated,
+        }
 
     def frame(self, index: int, picture: bool = True) -> dict[str, Any]:
         if not 0 <= index < len(self.frames):
@@ -257,7 +292,8 @@ class ArraySession:
         # The referee's env may hold what the person's state does not show: shown once the game is over.
         reveal_env = self.mode == "watch" or self.match.over
         data = {
-            "index": index, "actor": frame.actor,
+            "index": index,
+            "actor": frame.actor,
             "actor_name": None if frame.actor is None else self.seat_name(frame.actor),
             "action": None if hidden else frame.action,
             "action_label": None if hidden or frame.action is None else self.game.labels[frame.action],
@@ -266,7 +302,8 @@ class ArraySession:
             "to_move_name": None if frame.to_move is None else self.seat_name(frame.to_move),
             "over": frame.to_move is None,
             "caption": self.caption(frame),
-            "state": vector(frame.state), "env": vector(frame.env) if reveal_env else None,
+            "state": vector(frame.state),
+            "env": vector(frame.env) if reveal_env else None,
         }
         if picture:
             data.update(self.game.picture(frame.state))
@@ -281,8 +318,10 @@ class ArraySession:
             start -= 1
         since = max(min(start + 1, last), 1)
         first = max(since, last - MAX_RECENT_MOVES + 1)
-        return {"moves": [{"index": i, "caption": self.caption(self.frames[i])} for i in range(first, last + 1)],
-                "earlier": first - since}
+        return {
+            "moves": [{"index": i, "caption": self.caption(self.frames[i])} for i in range(first, last + 1)],
+            "earlier": first - since,
+        }
 
     def valid_actions(self) -> list[dict[str, Any]]:
         if self.mode != "play" or self.error or self.match.over or self.match.current_player != self.seat:
@@ -290,29 +329,47 @@ class ArraySession:
         return [{"action": a, "label": self.game.labels[a]} for a in self.match.valid_action_ids()]
 
     def seats(self) -> list[dict[str, Any]]:
-        return [{"player": p, "name": self.seat_name(p), "bot": self.bot_labels.get(p)}
-                for p in range(self.game.players)]
+        return [
+            {"player": p, "name": self.seat_name(p), "bot": self.bot_labels.get(p)} for p in range(self.game.players)
+        ]
 
     def snapshot(self) -> dict[str, Any]:
         result = self.result()
         actions = self.valid_actions()
         status = "error" if self.error else ("ended" if result else ("your_turn" if actions else "waiting"))
         return {
-            "session_id": self.session_id, "kind": "array", "game": self.game.name, "mode": self.mode,
-            "level": self.level, "seat": self.seat, "players": self.game.players,
-            "seat_names": [self.seat_name(p) for p in range(self.game.players)], "seats": self.seats(),
-            "status": status, "error": self.error, "result": result,
-            "length": len(self.frames), "frame": self.frame(len(self.frames) - 1),
-            "recent": self.recent(), "valid_actions": actions,
+            "session_id": self.session_id,
+            "kind": "array",
+            "game": self.game.name,
+            "mode": self.mode,
+            "level": self.level,
+            "seat": self.seat,
+            "players": self.game.players,
+            "seat_names": [self.seat_name(p) for p in range(self.game.players)],
+            "seats": self.seats(),
+            "status": status,
+            "error": self.error,
+            "result": result,
+            "length": len(self.frames),
+            "frame": self.frame(len(self.frames) - 1),
+            "recent": self.recent(),
+            "valid_actions": actions,
         }
 
     def history(self) -> dict[str, Any]:
         return {
-            "game": self.game.name, "kind": "array", "mode": self.mode, "level": self.level,
-            "seat": self.seat, "players": self.game.players,
-            "seat_names": [self.seat_name(p) for p in range(self.game.players)], "seats": self.seats(),
+            "game": self.game.name,
+            "kind": "array",
+            "mode": self.mode,
+            "level": self.level,
+            "seat": self.seat,
+            "players": self.game.players,
+            "seat_names": [self.seat_name(p) for p in range(self.game.players)],
+            "seats": self.seats(),
             "agent": self.game.agent_name if self.mode == "watch" else None,
-            "created": self.created, "result": self.result(), "error": self.error,
+            "created": self.created,
+            "result": self.result(),
+            "error": self.error,
             "actions": [{"action": a, "label": label} for a, label in enumerate(self.game.labels)],
             "states": [self.frame(i, picture=False) for i in range(len(self.frames))],
         }

@@ -27,6 +27,7 @@ class GuiError(Exception):
 
 # ---- plain values ---------------------------------------------------------------------------------
 
+
 def number(x: float) -> int | float | None:
     """A float as JSON: integral values as ints, NaN and inf as null."""
     x = float(x)
@@ -63,6 +64,7 @@ def jsonable(obj: Any) -> Any:
 
 # ---- pictures ------------------------------------------------------------------------------------
 
+
 def picture_uri(picture: Any) -> str | None:
     """A game's drawing (SVG text, PNG bytes or a PIL image) as a ``data:`` URI for an <img>."""
     return None if picture is None else read_picture(picture).data_uri()
@@ -86,6 +88,7 @@ def readme_beside(obj: Any) -> str:
 
 
 # ---- sessions --------------------------------------------------------------------------------------
+
 
 class SessionStore:
     """Thread-safe sessions by id; the least recently used is forgotten beyond ``max_sessions``."""
@@ -111,8 +114,11 @@ class SessionStore:
         with self._lock:
             session = self._sessions.get(session_id)
             if session is None:
-                raise GuiError(404, f"Unknown session {session_id!r}: it never existed, was deleted or expired. "
-                                    "Start a new game (POST /api/sessions).")
+                raise GuiError(
+                    404,
+                    f"Unknown session {session_id!r}: it never existed, was deleted or expired. "
+                    "Start a new game (POST /api/sessions).",
+                )
             self._sessions.move_to_end(session_id)
             return session
 
@@ -152,8 +158,9 @@ def parse_seat(seat: Any, players: int, *, allow_first: bool = False) -> int | L
         return seat
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
         first = ', "first" (the player who moves first)' if allow_first else ""
-        raise GuiError(400, f"seat must be an integer from 0 to {players - 1}{first}, or omitted for a random "
-                            f"seat; got {seat!r}")
+        raise GuiError(
+            400, f"seat must be an integer from 0 to {players - 1}{first}, or omitted for a random seat; got {seat!r}"
+        )
     return seat
 
 

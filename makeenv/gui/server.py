@@ -21,8 +21,10 @@ def bind_socket(host: str = "127.0.0.1", port: int = 0) -> Any:
         sock.bind((host, port))
     except OSError as error:
         sock.close()
-        raise OSError(f"makeenv play: cannot listen on {host}:{port} ({error.strerror or error}). "
-                      "Pick another --port, or leave it out for a free one.") from None
+        raise OSError(
+            f"makeenv play: cannot listen on {host}:{port} ({error.strerror or error}). "
+            "Pick another --port, or leave it out for a free one."
+        ) from None
     sock.listen(128)
     sock.set_inheritable(True)
     return sock
@@ -74,8 +76,9 @@ class ServerThread:
         self.stop()
 
 
-def serve(app: Any, host: str = "127.0.0.1", port: int = 0, open_browser: bool = True,
-          announce: Callable[[str], None] = print) -> None:
+def serve(
+    app: Any, host: str = "127.0.0.1", port: int = 0, open_browser: bool = True, announce: Callable[[str], None] = print
+) -> None:
     """Serve ``app`` until Ctrl-C: print the URL and open the browser unless told not to."""
     import webbrowser
 

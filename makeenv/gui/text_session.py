@@ -22,7 +22,7 @@ from typing import Any
 from makeenv.gui.common import GuiError, jsonable, picture_fields
 from makeenv.text.core import TextEnv
 
-MAX_TEXT_CHARS = 200_000      # longest answer the page accepts
+MAX_TEXT_CHARS = 200_000  # longest answer the page accepts
 DEFAULT_HINT = dict(TextEnv.answer_hint)
 
 
@@ -31,9 +31,17 @@ class TextGame:
 
     kind = "text"
 
-    def __init__(self, name: str, env_factory: Callable[[], Any], agent: Callable[[str], str] | None,
-                 agent_name: str | None = None, jury_name: str | None = None, readme: str | None = None,
-                 probe: Any = None, level: int | None = None):
+    def __init__(
+        self,
+        name: str,
+        env_factory: Callable[[], Any],
+        agent: Callable[[str], str] | None,
+        agent_name: str | None = None,
+        jury_name: str | None = None,
+        readme: str | None = None,
+        probe: Any = None,
+        level: int | None = None,
+    ):
         self.name = name
         self.env_factory = env_factory
         self.agent = agent
@@ -48,26 +56,45 @@ class TextGame:
         if not callable(getattr(probe, "seat_bots", None)):
             self.bot_levels = {}
         if level is not None and level not in self.bot_levels:
-            raise ValueError(f"{name} has no bot level {level}" + (f"; levels: {sorted(self.bot_levels)}"
-                                                                   if self.bot_levels else " (it has no bots)"))
+            raise ValueError(
+                f"{name} has no bot level {level}"
+                + (f"; levels: {sorted(self.bot_levels)}" if self.bot_levels else " (it has no bots)")
+            )
         if agent is None and not self.bot_levels:
             raise ValueError(f"{name}: no opponent; give an agent (the other players' text agent)")
         # Without an agent the other seats are bots: of ``level``, else the first level above random.
-        self.default_level = level if level is not None else (
-            None if agent is not None else min((lv for lv in self.bot_levels if lv > 0), default=0))
+        self.default_level = (
+            level
+            if level is not None
+            else (None if agent is not None else min((lv for lv in self.bot_levels if lv > 0), default=0))
+        )
 
     def opponents(self) -> list[dict[str, Any]]:
         """Who the person may play against: the agent, and each bot level."""
-        choices: list[dict[str, Any]] = [{"value": "agent", "label": f"Agent: {self.agent_name}"}] if self.agent is not None else []
-        choices += [{"value": level, "label": f"Bots of level {level}" + (f" · {text}" if text else "")}
-                    for level, text in sorted(self.bot_levels.items())]
+        choices: list[dict[str, Any]] = (
+            [{"value": "agent", "label": f"Agent: {self.agent_name}"}] if self.agent is not None else []
+        )
+        choices += [
+            {"value": level, "label": f"Bots of level {level}" + (f" · {text}" if text else "")}
+            for level, text in sorted(self.bot_levels.items())
+        ]
         return choices
 
     def info(self) -> dict[str, Any]:
-        return {"kind": "text", "game": self.name, "players": self.seat_count, "modes": ["play"],
-                "agent": self.agent_name, "jury": self.jury_name, "readme": self.readme,
-                "max_chars": MAX_TEXT_CHARS, "answer_hint": self.answer_hint, "opponents": self.opponents(),
-                "levels": sorted(self.bot_levels), "default_level": self.default_level}
+        return {
+            "kind": "text",
+            "game": self.name,
+            "players": self.seat_count,
+            "modes": ["play"],
+            "agent": self.agent_name,
+            "jury": self.jury_name,
+            "readme": self.readme,
+            "max_chars": MAX_TEXT_CHARS,
+            "answer_hint": self.answer_hint,
+            "opponents": self.opponents(),
+            "levels": sorted(self.bot_levels),
+            "default_level": self.default_level,
+        }
 
 
 def parse_opponent(level: Any, game: TextGame) -> int | None:
@@ -76,15 +103,20 @@ def parse_opponent(level: Any, game: TextGame) -> int | None:
         return game.default_level
     if level == "agent":
         if game.agent is None:
-            raise GuiError(400, f"{game.name} has no opponent agent here; choose a bot level {sorted(game.bot_levels)}.")
+            raise GuiError(
+                400, f"{game.name} has no opponent agent here; choose a bot level {sorted(game.bot_levels)}."
+            )
         return None
     if isinstance(level, str) and level.strip().isdigit():
         level = int(level)
     if isinstance(level, bool) or not isinstance(level, int):
         raise GuiError(400, f"level must be 'agent' or a bot level {sorted(game.bot_levels)}; got {level!r}")
     if level not in game.bot_levels:
-        raise GuiError(400, f"Unknown level {level}; {game.name} has " + (
-            f"bot levels {sorted(game.bot_levels)}." if game.bot_levels else "no bots (its opponent is the agent)."))
+        raise GuiError(
+            400,
+            f"Unknown level {level}; {game.name} has "
+            + (f"bot levels {sorted(game.bot_levels)}." if game.bot_levels else "no bots (its opponent is the agent)."),
+        )
     return level
 
 
@@ -93,8 +125,9 @@ class TextSession:
 
     kind = "text"
 
-    def __init__(self, game: TextGame, seat: int | None, seed: int | None, executor: ThreadPoolExecutor,
-                 level: Any = None):
+    def __init__(
+        self, game: TextGame, seat: int | None, seed: int | None, executor: ThreadPoolExecutor, level: Any = None
+    ):
         self.game = game
         self.session_id = ""
         self.created = time.time()
@@ -113,8 +146,15 @@ class TextSession:
         self.game_info: Any = None
         self.reason = ""
         self.done = False
-        self.view: dict[str, Any] = {"transcript": "", "options": [], "panel": [], "board": "",
-                                     "svg": None, "image": None, "image_error": None}
+        self.view: dict[str, Any] = {
+            "transcript": "",
+            "options": [],
+            "panel": [],
+            "board": "",
+            "svg": None,
+            "image": None,
+            "image_error": None,
+        }
         self.env = game.env_factory()
         try:
             if self.level is not None:
@@ -142,6 +182,7 @@ class TextSession:
     def _run(self, job: Callable[[], None]) -> None:
         """Run ``job`` in a worker thread while an agent (or a judge) may take its time; against
         the game's own bots at once, so the reply already shows their moves."""
+
         def wrapped() -> None:
             try:
                 job()
@@ -158,8 +199,15 @@ class TextSession:
     def _refresh(self) -> None:
         """Read what the person may see from the env (called between steps, in the worker)."""
         env, me = self.env, self.me
-        view: dict[str, Any] = {"transcript": env.get_observation(me)[1], "board": "", "panel": [],
-                                "options": [], "svg": None, "image": None, "image_error": None}
+        view: dict[str, Any] = {
+            "transcript": env.get_observation(me)[1],
+            "board": "",
+            "panel": [],
+            "options": [],
+            "svg": None,
+            "image": None,
+            "image_error": None,
+        }
         stalled = bool(getattr(env, "awaiting_rejudge", False))
         if env.done or stalled:
             view["panel"] = jsonable(env.result_panel(me)) if callable(getattr(env, "result_panel", None)) else []
@@ -197,8 +245,10 @@ class TextSession:
 
             agent = self.game.agent
             if agent is None:  # parse_opponent seats bots in every other seat when there is no agent
-                raise RuntimeError(f"{self.game.name}: seat {seat} is a text seat but no opponent agent was given; "
-                                   "start the server with an agent or choose a bot level")
+                raise RuntimeError(
+                    f"{self.game.name}: seat {seat} is a text seat but no opponent agent was given; "
+                    "start the server with an agent or choose a bot level"
+                )
             answer = ask(agent, self.env, observation, player)
             if not self._step(player, answer):
                 return
@@ -231,8 +281,9 @@ class TextSession:
                 self.notice = str(info.get("message", ""))
             text = info.get("message") or info.get("reason")
             if text:
-                self.events.append({"kind": "game", "player": info.get("player_id"), "text": str(text),
-                                    "time": time.time()})
+                self.events.append(
+                    {"kind": "game", "player": info.get("player_id"), "text": str(text), "time": time.time()}
+                )
 
     def _finish(self) -> None:
         self._refresh()
@@ -261,8 +312,10 @@ class TextSession:
         if not action.strip():
             raise GuiError(400, "Invalid action: the answer is empty. Write it, then send it.")
         if len(action) > MAX_TEXT_CHARS:
-            raise GuiError(400, f"Invalid action: the answer has {len(action)} characters; the page accepts at "
-                                f"most {MAX_TEXT_CHARS}.")
+            raise GuiError(
+                400,
+                f"Invalid action: the answer has {len(action)} characters; the page accepts at most {MAX_TEXT_CHARS}.",
+            )
         with self.lock:
             if self.done:
                 raise GuiError(400, "The game is over. Start a new game to play again.")
@@ -315,21 +368,34 @@ class TextSession:
         with self.lock:
             view = self.view
             return {
-                "session_id": self.session_id, "kind": "text", "game": self.game.name, "mode": "play",
-                "seat": self.seat, "players": self.game.seat_count, "level": self.level,
+                "session_id": self.session_id,
+                "kind": "text",
+                "game": self.game.name,
+                "mode": "play",
+                "seat": self.seat,
+                "players": self.game.seat_count,
+                "level": self.level,
                 "seat_names": [self.names[s] for s in range(self.game.seat_count)],
-                "status": self.status, "message": self.message, "error": self.error,
+                "status": self.status,
+                "message": self.message,
+                "error": self.error,
                 "transcript": view["transcript"],
                 "options": view["options"] if self.status == "your_turn" else [],
-                "svg": view["svg"], "image": view["image"], "image_error": view["image_error"],
-                "panel": view["panel"], "board": view["board"],
-                "rewards": self.rewards, "result": self.result(),
-                "agent": self.game.agent_name, "jury": self.game.jury_name,
+                "svg": view["svg"],
+                "image": view["image"],
+                "image_error": view["image_error"],
+                "panel": view["panel"],
+                "board": view["board"],
+                "rewards": self.rewards,
+                "result": self.result(),
+                "agent": self.game.agent_name,
+                "jury": self.game.jury_name,
             }
 
     def history(self) -> dict[str, Any]:
         snapshot = self.snapshot()
         with self.lock:
-            snapshot.update({"created": self.created, "seed": self.seed, "events": list(self.events),
-                             "game_info": self.game_info})
+            snapshot.update(
+                {"created": self.created, "seed": self.seed, "events": list(self.events), "game_info": self.game_info}
+            )
         return snapshot

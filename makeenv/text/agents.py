@@ -51,8 +51,13 @@ class HumanAgent:
     previous one ended.
     """
 
-    def __init__(self, multiline: bool = True, input_fn: Callable[[str], str] = input,
-                 output: Callable[[str], Any] = print, name: str = "human"):
+    def __init__(
+        self,
+        multiline: bool = True,
+        input_fn: Callable[[str], str] = input,
+        output: Callable[[str], Any] = print,
+        name: str = "human",
+    ):
         self.multiline = multiline
         self.input_fn = input_fn
         self.output = output
@@ -63,7 +68,7 @@ class HumanAgent:
         return f"HumanAgent(multiline={self.multiline})"
 
     def __call__(self, observation: str) -> str:
-        new = observation[len(self._seen):] if self._seen and observation.startswith(self._seen) else observation
+        new = observation[len(self._seen) :] if self._seen and observation.startswith(self._seen) else observation
         self._seen = observation
         self.output(terminal_safe(new.strip("\n")))
         if not self.multiline:
@@ -110,16 +115,31 @@ class OpenAICompatibleAgent:
     game loudly instead of silently forfeiting.
     """
 
-    def __init__(self, model: str, base_url: str, api_key: str | None = None, *,
-                 system_prompt: str | None = None, temperature: float | None = 0.7,
-                 max_tokens: int | None = 1024, timeout: float = 120.0,
-                 max_retries: int = DEFAULT_MAX_RETRIES, backoff: float = DEFAULT_BACKOFF_S,
-                 headers: Mapping[str, str] | None = None):
+    def __init__(
+        self,
+        model: str,
+        base_url: str,
+        api_key: str | None = None,
+        *,
+        system_prompt: str | None = None,
+        temperature: float | None = 0.7,
+        max_tokens: int | None = 1024,
+        timeout: float = 120.0,
+        max_retries: int = DEFAULT_MAX_RETRIES,
+        backoff: float = DEFAULT_BACKOFF_S,
+        headers: Mapping[str, str] | None = None,
+    ):
         if not isinstance(model, str) or not model.strip():
             raise ValueError(f"{type(self).__name__}: model must be a non-empty str, got {model!r}")
         self.model = model
-        self.settings = ClientSettings(base_url=base_url, api_key=api_key, timeout=timeout,
-                                       max_retries=max_retries, backoff=backoff, headers=dict(headers or {}))
+        self.settings = ClientSettings(
+            base_url=base_url,
+            api_key=api_key,
+            timeout=timeout,
+            max_retries=max_retries,
+            backoff=backoff,
+            headers=dict(headers or {}),
+        )
         self.system_prompt = DEFAULT_PLAYER_PROMPT if system_prompt is None else system_prompt
         self.temperature = temperature
         self.max_tokens = max_tokens
@@ -130,11 +150,11 @@ class OpenAICompatibleAgent:
         return f"{type(self).__name__}(model={self.model!r}, base_url={self.settings.base_url!r})"
 
     def __call__(self, observation: str) -> str:
-        messages = [{"role": "system", "content": self.system_prompt},
-                    {"role": "user", "content": observation}]
+        messages = [{"role": "system", "content": self.system_prompt}, {"role": "user", "content": observation}]
         try:
-            result = self._client.complete(self.model, messages, temperature=self.temperature,
-                                           max_tokens=self.max_tokens)
+            result = self._client.complete(
+                self.model, messages, temperature=self.temperature, max_tokens=self.max_tokens
+            )
         except ChatError as error:
             raise AgentError(f"{type(self).__name__} ({self.model}) could not answer: {error}") from None
         return result.text.strip()
@@ -146,13 +166,20 @@ class OpenAICompatibleAgent:
 class OpenRouterAgent(OpenAICompatibleAgent):
     """``OpenAICompatibleAgent`` on OpenRouter, the key from ``OPENROUTER_API_KEY``."""
 
-    def __init__(self, model: str = OPENROUTER_DEFAULT_AGENT_MODEL, api_key: str | None = None, *,
-                 base_url: str = OPENROUTER_BASE_URL, **settings: Any):
+    def __init__(
+        self,
+        model: str = OPENROUTER_DEFAULT_AGENT_MODEL,
+        api_key: str | None = None,
+        *,
+        base_url: str = OPENROUTER_BASE_URL,
+        **settings: Any,
+    ):
         if api_key is None:
             api_key = api_key_from_env(
-                OPENROUTER_KEY_ENV, who=type(self).__name__,
+                OPENROUTER_KEY_ENV,
+                who=type(self).__name__,
                 offline_hint="To play offline without a key, use the local agent (LocalAgent, or "
-                             "`--player0 local` with `makeenv match`).")
+                "`--player0 local` with `makeenv match`).",
+            )
         headers = {"X-Title": "makeenv", **dict(settings.pop("headers", None) or {})}
         super().__init__(model, base_url, api_key, headers=headers, **settings)
-

@@ -29,8 +29,10 @@ from typing import Any
 from makeenv.text.core import TextEnv, TextEnvError
 
 FORFEIT_REWARD, FORFEIT_WINNER_REWARD = -1, 1
-HOW_TO_ANSWER = ('Answer with one valid action: its number in brackets as listed (e.g. "[{example}]"), the '
-                 "number alone, or its description.")
+HOW_TO_ANSWER = (
+    'Answer with one valid action: its number in brackets as listed (e.g. "[{example}]"), the '
+    "number alone, or its description."
+)
 
 
 class AnswerError(ValueError):
@@ -77,8 +79,9 @@ def parse_answer(text: str, valid: Sequence[int], describe: Callable[[int], str]
         if len(matches) == 1:
             return matches[0]
         if len(matches) > 1:
-            raise AnswerError(f"{token!r} names several valid actions ({_listing(matches)}); answer with "
-                              "the number instead")
+            raise AnswerError(
+                f"{token!r} names several valid actions ({_listing(matches)}); answer with the number instead"
+            )
         if any(name.casefold() == wanted for name in names.values()):
             raise AnswerError(f"{token!r} is not valid now")
         return None
@@ -107,8 +110,10 @@ def parse_answer(text: str, valid: Sequence[int], describe: Callable[[int], str]
         if len(partial) == 1:
             return partial[0]
         if len(partial) > 1:
-            raise AnswerError(f"{_shorten(answer)!r} fits several valid actions ({_listing(partial[:6])}"
-                              f"{', ...' if len(partial) > 6 else ''}); answer with the number in brackets")
+            raise AnswerError(
+                f"{_shorten(answer)!r} fits several valid actions ({_listing(partial[:6])}"
+                f"{', ...' if len(partial) > 6 else ''}); answer with the number in brackets"
+            )
     raise AnswerError(f"{_shorten(answer)!r} names no valid action")
 
 
@@ -144,7 +149,7 @@ def _listing(actions: Sequence[int]) -> str:
 
 def _shorten(text: str, limit: int = 80) -> str:
     text = " ".join(text.split())
-    return text if len(text) <= limit else text[:limit - 3] + "..."
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _signed(value: float) -> str:
@@ -153,6 +158,7 @@ def _signed(value: float) -> str:
 
 
 # ---------------------------------------------------------------------------------- the env
+
 
 class ArrayTextEnv(TextEnv):
     """An array game played in words by text players, the other seats by the game's bots.
@@ -175,11 +181,22 @@ class ArrayTextEnv(TextEnv):
     """
 
     min_players = 1
-    answer_hint = {"label": "Your move", "placeholder": "[3], 3 or an action's description", "button": "Play",
-                   "multiline": False}
+    answer_hint = {
+        "label": "Your move",
+        "placeholder": "[3], 3 or an action's description",
+        "button": "Play",
+        "multiline": False,
+    }
 
-    def __init__(self, game: Any, level: int | Mapping[int, int] = 0, seats: Sequence[int] | None = None,
-                 retries: int = 1, history: bool = True, **parameters: Any):
+    def __init__(
+        self,
+        game: Any,
+        level: int | Mapping[int, int] = 0,
+        seats: Sequence[int] | None = None,
+        retries: int = 1,
+        history: bool = True,
+        **parameters: Any,
+    ):
         super().__init__()
         if isinstance(game, str):
             from makeenv.registry import REGISTRY, make
@@ -189,8 +206,10 @@ class ArrayTextEnv(TextEnv):
                 raise ValueError(f"ArrayTextEnv: {game!r} is a {spec.kind} env, not an array game")
             game = make(game, **parameters)
         elif parameters:
-            raise TypeError(f"ArrayTextEnv: game options {sorted(parameters)} go to make(); pass the game's "
-                            "name, or options only when the game is given by name")
+            raise TypeError(
+                f"ArrayTextEnv: game options {sorted(parameters)} go to make(); pass the game's "
+                "name, or options only when the game is given by name"
+            )
         if not callable(getattr(game, "new_match", None)):
             raise TypeError(f"ArrayTextEnv: game must be an array game's name or an array env, got {game!r}")
         if isinstance(retries, bool) or not isinstance(retries, int) or retries < 0:
@@ -207,12 +226,14 @@ class ArrayTextEnv(TextEnv):
     @property
     def readme(self) -> str:
         """How the game is played in words, then the game's own README."""
-        return (f"# {self.game.name} in words\n\n"
-                "Each turn you are told the state from your side and the valid actions as `[k] description`. "
-                "Answer with `[k]`, `k` or the description (click the picture or a button on this page). "
-                "An invalid answer is explained and may be corrected once; a second one forfeits the game "
-                f"(reward {FORFEIT_REWARD}, every other player {_signed(FORFEIT_WINNER_REWARD)}). Rewards are "
-                "the game's returns.\n\n" + (self.game.readme or ""))
+        return (
+            f"# {self.game.name} in words\n\n"
+            "Each turn you are told the state from your side and the valid actions as `[k] description`. "
+            "Answer with `[k]`, `k` or the description (click the picture or a button on this page). "
+            "An invalid answer is explained and may be corrected once; a second one forfeits the game "
+            f"(reward {FORFEIT_REWARD}, every other player {_signed(FORFEIT_WINNER_REWARD)}). Rewards are "
+            "the game's returns.\n\n" + (self.game.readme or "")
+        )
 
     # ----------------------------------------------------------------- seating
     @property
@@ -225,16 +246,22 @@ class ArrayTextEnv(TextEnv):
         players = self.max_players
         if seats is not None:
             seats = [int(s) if not isinstance(s, bool) and isinstance(s, int) else s for s in seats]
-            if (not seats or len(set(seats)) != len(seats)
-                    or any(not isinstance(s, int) or not 0 <= s < players for s in seats)):
-                raise ValueError(f"{self.game.name}: seats must be distinct seats from 0 to {players - 1}, "
-                                 f"one per text player, got {seats!r}")
+            if (
+                not seats
+                or len(set(seats)) != len(seats)
+                or any(not isinstance(s, int) or not 0 <= s < players for s in seats)
+            ):
+                raise ValueError(
+                    f"{self.game.name}: seats must be distinct seats from 0 to {players - 1}, "
+                    f"one per text player, got {seats!r}"
+                )
         if level is not None:
             levels = dict(level) if isinstance(level, Mapping) else {s: level for s in range(players)}
             for seat, value in levels.items():
                 if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
-                    raise ValueError(f"{self.game.name}: a bot level was given for seat {seat!r}; seats are 0 "
-                                     f"to {players - 1}")
+                    raise ValueError(
+                        f"{self.game.name}: a bot level was given for seat {seat!r}; seats are 0 to {players - 1}"
+                    )
                 self.game.opponents(value)  # checks the level (a clear error naming the game's levels)
             self.level = dict(level) if isinstance(level, Mapping) else level
         self.fixed_seats = seats
@@ -272,21 +299,23 @@ class ArrayTextEnv(TextEnv):
     def _clear(self) -> None:
         self.match: Any = None
         self._seats: list[int] = []
-        self._bots: dict[int, list[Any]] = {}    # seat -> [policy, data, label]
+        self._bots: dict[int, list[Any]] = {}  # seat -> [policy, data, label]
         self._strikes: dict[int, int] = {}
-        self._since: dict[int, int] = {}          # player -> inbox length at its previous answer
+        self._since: dict[int, int] = {}  # player -> inbox length at its previous answer
         self.moves: list[dict[str, Any]] = []
         self.forfeit: dict[str, Any] | None = None
         self.result_text = ""
-        self.final_board = ""   # the finished game's state in words, for spectators
+        self.final_board = ""  # the finished game's state in words, for spectators
 
     def _reset(self) -> None:
         self._clear()
         game, players, n = self.game, self.max_players, self.num_players
         if self.fixed_seats is not None:
             if len(self.fixed_seats) != n:
-                raise ValueError(f"{game.name}: {len(self.fixed_seats)} seats were chosen for text players "
-                                 f"({self.fixed_seats}) but reset asked for num_players={n}")
+                raise ValueError(
+                    f"{game.name}: {len(self.fixed_seats)} seats were chosen for text players "
+                    f"({self.fixed_seats}) but reset asked for num_players={n}"
+                )
             self._seats = list(self.fixed_seats)
         elif n == players:
             self._seats = list(range(players))
@@ -299,7 +328,7 @@ class ArrayTextEnv(TextEnv):
             by_level.setdefault(self._level_of(seat), []).append(seat)
         for level, seats in sorted(by_level.items()):
             bots = list(game.opponents(level))
-            self.rng.shuffle(bots)   # a level of several bots seats them in a new order every game
+            self.rng.shuffle(bots)  # a level of several bots seats them in a new order every game
             for seat, bot in zip(seats, bots):
                 self._bots[seat] = [bot.policy, bot.initial_data(), f"level-{level} bot ({bot.label})"]
         self.match = game.new_match(self.seed, isolated=self.seed is not None)
@@ -308,15 +337,20 @@ class ArrayTextEnv(TextEnv):
         self._advance()
 
     def _prompt(self, seat: int) -> str:
-        others = [f"Player {s}: " + ("another player" if s in self._seats else f"a {self.seat_label(s)}")
-                  for s in range(self.max_players) if s != seat]
+        others = [
+            f"Player {s}: " + ("another player" if s in self._seats else f"a {self.seat_label(s)}")
+            for s in range(self.max_players)
+            if s != seat
+        ]
         options = "".join(f", {k}={v}" for k, v in self.game.parameters.items())
-        return (f"[GAME] You are Player {seat} in {self.game.name} ({self.max_players} players{options}). "
-                f"{'; '.join(others)}.\n"
-                "[GAME] On your turn you are told the state from your side and the valid actions as "
-                '"[k] description". ' + HOW_TO_ANSWER.format(example=0) + " An invalid answer is explained "
-                "and you may answer once more; a second invalid answer in the same turn forfeits the game "
-                f"(your reward {FORFEIT_REWARD}, every other player's {_signed(FORFEIT_WINNER_REWARD)}).")
+        return (
+            f"[GAME] You are Player {seat} in {self.game.name} ({self.max_players} players{options}). "
+            f"{'; '.join(others)}.\n"
+            "[GAME] On your turn you are told the state from your side and the valid actions as "
+            '"[k] description". ' + HOW_TO_ANSWER.format(example=0) + " An invalid answer is explained "
+            "and you may answer once more; a second invalid answer in the same turn forfeits the game "
+            f"(your reward {FORFEIT_REWARD}, every other player's {_signed(FORFEIT_WINNER_REWARD)})."
+        )
 
     def _advance(self) -> None:
         """Let bots move until a text player is to move (tell it the state) or the game is over."""
@@ -337,15 +371,25 @@ class ArrayTextEnv(TextEnv):
     def _board(self, seat: int) -> str:
         state = self.match.state(seat)
         valid = self.match.valid_action_ids()
-        return (f"[GAME] Your turn (Player {seat}, move {self.match.steps + 1}).\n"
-                f"{self.game.describe_state(state)}\n"
-                f"{list_valid_actions(valid, self.game.describe_action)}\n" + HOW_TO_ANSWER.format(example=valid[0]))
+        return (
+            f"[GAME] Your turn (Player {seat}, move {self.match.steps + 1}).\n"
+            f"{self.game.describe_state(state)}\n"
+            f"{list_valid_actions(valid, self.game.describe_action)}\n" + HOW_TO_ANSWER.format(example=valid[0])
+        )
 
     def _announce(self, seat: int, action: int) -> None:
         hidden = action in self.game.private_actions
         label = self.game.describe_action(action)
-        self.moves.append({"move": self.match.steps, "seat": seat, "by": self.seat_label(seat), "action": action,
-                           "label": label, "hidden": hidden})
+        self.moves.append(
+            {
+                "move": self.match.steps,
+                "seat": seat,
+                "by": self.seat_label(seat),
+                "action": action,
+                "label": label,
+                "hidden": hidden,
+            }
+        )
         for player_id, player_seat in enumerate(self._seats):
             if player_seat == seat:
                 text = f"[GAME] You played: {label}."
@@ -378,9 +422,12 @@ class ArrayTextEnv(TextEnv):
         self._announce(seat, chosen)
         self._advance()
         # What a spectator may read: the moves this answer led to, hidden choices unnamed.
-        lines = [f"Player {m['seat']}" + (f" ({m['by']})" if m["seat"] in self._bots else "")
-                 + (" made a hidden choice." if m["hidden"] and not self.done else f" played: {m['label']}.")
-                 for m in self.moves[first:]]
+        lines = [
+            f"Player {m['seat']}"
+            + (f" ({m['by']})" if m["seat"] in self._bots else "")
+            + (" made a hidden choice." if m["hidden"] and not self.done else f" played: {m['label']}.")
+            for m in self.moves[first:]
+        ]
         if self.done and self.forfeit is None:
             lines.append(self.final_board)
         if self.done:
@@ -391,17 +438,20 @@ class ArrayTextEnv(TextEnv):
         self._strikes[player_id] += 1
         if self._strikes[player_id] <= self.retries:
             left = self.retries - self._strikes[player_id] + 1
-            message = (f"[GAME] Invalid move: {reason}. Valid actions: {_listing(valid)}. "
-                       f"Answer again ({left} more {'try' if left == 1 else 'tries'}; another invalid answer "
-                       "then forfeits the game).")
+            message = (
+                f"[GAME] Invalid move: {reason}. Valid actions: {_listing(valid)}. "
+                f"Answer again ({left} more {'try' if left == 1 else 'tries'}; another invalid answer "
+                "then forfeits the game)."
+            )
             self.send(message, to=player_id, kind="admin")
             return {"invalid_move": True, "reason": reason, "message": message}
         others = [p for p in range(self.num_players) if p != player_id]
         rewards = {player_id: FORFEIT_REWARD, **{p: FORFEIT_WINNER_REWARD for p in others}}
         self.forfeit = {"player_id": player_id, "seat": seat, "answer": answer, "reason": reason}
-        self.result_text = (f"[GAME] Player {seat} forfeits: a second invalid answer ({reason}). Its reward is "
-                            f"{FORFEIT_REWARD}" + (f", every other player's {_signed(FORFEIT_WINNER_REWARD)}."
-                                                   if others else "."))
+        self.result_text = (
+            f"[GAME] Player {seat} forfeits: a second invalid answer ({reason}). Its reward is "
+            f"{FORFEIT_REWARD}" + (f", every other player's {_signed(FORFEIT_WINNER_REWARD)}." if others else ".")
+        )
         self.send(self.result_text, kind="admin")
         self.finish(rewards, f"Player {seat} forfeits: {reason}.")
         return {"invalid_move": True, "reason": reason, "message": self.result_text, "forfeit": True}
@@ -421,8 +471,11 @@ class ArrayTextEnv(TextEnv):
         lines = [f"[GAME] Game over. {headline} Returns: {returns}."]
         hidden = [m for m in self.moves if m["hidden"]]
         if hidden:
-            lines.append("[GAME] Hidden choices, now revealed: "
-                         + "; ".join(f"move {m['move']}, Player {m['seat']}: {m['label']}" for m in hidden) + ".")
+            lines.append(
+                "[GAME] Hidden choices, now revealed: "
+                + "; ".join(f"move {m['move']}, Player {m['seat']}: {m['label']}" for m in hidden)
+                + "."
+            )
         self.result_text = "\n".join(lines)
         self.send(self.result_text, kind="admin")
         views = {seat: self.game.describe_state(self.match.state(seat)) for seat in players}
@@ -430,7 +483,7 @@ class ArrayTextEnv(TextEnv):
             self.send(f"[GAME] Your final view:\n{views[seat]}", to=player_id, kind="board")
         if len(set(views.values())) == 1:
             self.final_board = f"[GAME] Final board:\n{views[0]}"
-        else:   # hidden information: every seat's own view, now that the game is over
+        else:  # hidden information: every seat's own view, now that the game is over
             self.final_board = "\n".join(f"[GAME] Final view of Player {seat}:\n{view}" for seat, view in views.items())
         rewards = {p: outcome.returns[seat] for p, seat in enumerate(self._seats)}
         self.finish(rewards, headline)
@@ -439,7 +492,9 @@ class ArrayTextEnv(TextEnv):
     def get_board_str(self) -> str:
         if self.match is None:
             return f"{self.game.name}: not started (call reset)."
-        lines = [f"{self.game.name}: " + "; ".join(f"Player {s}: {self.seat_label(s)}" for s in range(self.max_players))]
+        lines = [
+            f"{self.game.name}: " + "; ".join(f"Player {s}: {self.seat_label(s)}" for s in range(self.max_players))
+        ]
         over = self.done or self.match.over
         for m in self.moves:
             label = "(hidden choice)" if m["hidden"] and not over else m["label"]
@@ -459,8 +514,10 @@ class ArrayTextEnv(TextEnv):
     def action_options(self, player_id: int | None = None) -> list[dict[str, Any]]:
         if self.match is None or self.done or (player_id is not None and player_id != self.current_player):
             return []
-        return [{"answer": f"[{a}]", "label": self.game.describe_action(a), "action": a}
-                for a in self.match.valid_action_ids()]
+        return [
+            {"answer": f"[{a}]", "label": self.game.describe_action(a), "action": a}
+            for a in self.match.valid_action_ids()
+        ]
 
     def result_panel(self, player_id: int | None = None) -> list[dict[str, Any]]:
         if not self.done:
@@ -471,14 +528,32 @@ class ArrayTextEnv(TextEnv):
             return blocks
         outcome = self.match.outcome
         you = self._seats[player_id] if player_id is not None else None
-        rows = [[f"Player {s}" + (" (you)" if s == you else ""), self.seat_label(s), outcome.results[s],
-                 _signed(outcome.returns[s])] for s in range(self.max_players)]
-        blocks.append({"kind": "table", "title": f"Result: {self.reason}",
-                       "columns": ["Seat", "Played by", "Result", "Return"], "rows": rows})
+        rows = [
+            [
+                f"Player {s}" + (" (you)" if s == you else ""),
+                self.seat_label(s),
+                outcome.results[s],
+                _signed(outcome.returns[s]),
+            ]
+            for s in range(self.max_players)
+        ]
+        blocks.append(
+            {
+                "kind": "table",
+                "title": f"Result: {self.reason}",
+                "columns": ["Seat", "Played by", "Result", "Return"],
+                "rows": rows,
+            }
+        )
         hidden = [m for m in self.moves if m["hidden"]]
         if hidden:
-            blocks.append({"kind": "text", "title": "Hidden choices",
-                           "text": "\n".join(f"move {m['move']}, Player {m['seat']}: {m['label']}" for m in hidden)})
+            blocks.append(
+                {
+                    "kind": "text",
+                    "title": "Hidden choices",
+                    "text": "\n".join(f"move {m['move']}, Player {m['seat']}: {m['label']}" for m in hidden),
+                }
+            )
         return blocks
 
     def _game_info(self) -> dict[str, Any]:
@@ -490,8 +565,13 @@ class ArrayTextEnv(TextEnv):
             "seated": {str(s): self.seat_label(s) for s in range(self.max_players)},
             "moves": list(self.moves),
             "forfeit": self.forfeit,
-            "outcome": None if outcome is None else {
-                "winners": list(outcome.winners), "results": list(outcome.results),
-                "returns": list(outcome.returns), "truncated": outcome.truncated},
+            "outcome": None
+            if outcome is None
+            else {
+                "winners": list(outcome.winners),
+                "results": list(outcome.results),
+                "returns": list(outcome.returns),
+                "truncated": outcome.truncated,
+            },
             "result": self.result_text,
         }

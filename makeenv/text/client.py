@@ -36,8 +36,7 @@ OPENROUTER_KEY_ENV = "OPENROUTER_API_KEY"
 class ChatError(RuntimeError):
     """A chat completion failed for good (after any retries). Never contains the API key."""
 
-    def __init__(self, message: str, *, status: int | None = None, attempts: int = 1,
-                 retryable: bool = False):
+    def __init__(self, message: str, *, status: int | None = None, attempts: int = 1, retryable: bool = False):
         super().__init__(message)
         self.status = status
         self.attempts = attempts
@@ -74,8 +73,9 @@ class ClientSettings:
             raise TypeError("api_key must be a str or None")
         if not (isinstance(self.timeout, (int, float)) and self.timeout > 0):
             raise ValueError(f"timeout must be a positive number of seconds, got {self.timeout!r}")
-        if not (isinstance(self.max_retries, int) and not isinstance(self.max_retries, bool)
-                and 0 <= self.max_retries <= 10):
+        if not (
+            isinstance(self.max_retries, int) and not isinstance(self.max_retries, bool) and 0 <= self.max_retries <= 10
+        ):
             raise ValueError(f"max_retries must be an int from 0 to 10, got {self.max_retries!r}")
         if not (isinstance(self.backoff, (int, float)) and self.backoff >= 0):
             raise ValueError(f"backoff must be a non-negative number of seconds, got {self.backoff!r}")
@@ -88,8 +88,13 @@ class ClientSettings:
 
     def describe(self) -> dict[str, Any]:
         """JSON-safe summary for records; says whether a key is set, never which."""
-        return {"base_url": self.base_url, "api_key_set": bool(self.api_key), "timeout": self.timeout,
-                "max_retries": self.max_retries, "backoff": self.backoff}
+        return {
+            "base_url": self.base_url,
+            "api_key_set": bool(self.api_key),
+            "timeout": self.timeout,
+            "max_retries": self.max_retries,
+            "backoff": self.backoff,
+        }
 
     def retry_delay(self, retry_number: int, retry_after: float | None = None) -> float:
         """Seconds to wait before retry number ``retry_number`` (1, 2, ...)."""
@@ -105,7 +110,8 @@ def api_key_from_env(variable: str, *, who: str, offline_hint: str = "") -> str:
     if not key:
         raise MissingAPIKey(
             f"{who} needs an API key: set the {variable} environment variable (or pass api_key=...)."
-            + (f" {offline_hint}" if offline_hint else ""))
+            + (f" {offline_hint}" if offline_hint else "")
+        )
     return key
 
 
@@ -157,15 +163,16 @@ class ChatClient:
             if self._client is None:
                 import httpx
 
-                headers = {"Content-Type": "application/json", "Accept": "application/json",
-                           "User-Agent": "makeenv"}
+                headers = {"Content-Type": "application/json", "Accept": "application/json", "User-Agent": "makeenv"}
                 headers.update(self.settings.headers)
                 if self.settings.api_key:
                     headers["Authorization"] = f"Bearer {self.settings.api_key}"
                 self._client = httpx.Client(
-                    headers=headers, timeout=httpx.Timeout(self.settings.timeout),
+                    headers=headers,
+                    timeout=httpx.Timeout(self.settings.timeout),
                     limits=httpx.Limits(max_connections=64, max_keepalive_connections=32),
-                    follow_redirects=False, trust_env=False,
+                    follow_redirects=False,
+                    trust_env=False,
                 )
             return self._client
 
@@ -178,9 +185,11 @@ class ChatClient:
 
     def complete(self, model: str, messages: Sequence[Mapping[str, str]], **params: Any) -> ChatResult:
         """One chat completion with retries; returns the assistant's text or raises ``ChatError``."""
-        payload = {"model": model,
-                   "messages": [{"role": m["role"], "content": _clean(str(m["content"]))} for m in messages],
-                   **{key: value for key, value in params.items() if value is not None}}
+        payload = {
+            "model": model,
+            "messages": [{"role": m["role"], "content": _clean(str(m["content"]))} for m in messages],
+            **{key: value for key, value in params.items() if value is not None},
+        }
         body = json.dumps(payload, ensure_ascii=True).encode("ascii")
         start = time.perf_counter()
         attempts = 0
@@ -192,12 +201,16 @@ class ChatClient:
                 return ChatResult(text, model, time.perf_counter() - start, attempts, raw)
             except (_Timeout, _Retryable) as failure:
                 status = getattr(failure, "status", None)
-                reason = (f"timed out after {self.settings.timeout:g} s" if isinstance(failure, _Timeout)
-                          else str(failure))
+                reason = (
+                    f"timed out after {self.settings.timeout:g} s" if isinstance(failure, _Timeout) else str(failure)
+                )
                 if attempts > self.settings.max_retries:
-                    raise ChatError(f"{model}: {reason} (gave up after {attempts} attempt"
-                                    f"{'s' if attempts > 1 else ''})", status=status, attempts=attempts,
-                                    retryable=True) from None
+                    raise ChatError(
+                        f"{model}: {reason} (gave up after {attempts} attempt{'s' if attempts > 1 else ''})",
+                        status=status,
+                        attempts=attempts,
+                        retryable=True,
+                    ) from None
                 time.sleep(self.settings.retry_delay(attempts, getattr(failure, "retry_after", None)))
             except ChatError as error:
                 error.attempts = attempts
@@ -230,11 +243,11 @@ class ChatClient:
         try:
             parsed = json.loads(data)
         except ValueError:
-            raise ChatError(f"the endpoint answered with something that is not JSON: {_snippet(data)!r}",
-                            status=status) from None
+            raise ChatError(
+                f"the endpoint answered with something that is not JSON: {_snippet(data)!r}", status=status
+            ) from None
         if not isinstance(parsed, dict):
-            raise ChatError(f"the endpoint answered with JSON that is not an object: {_snippet(data)!r}",
-                            status=status)
+            raise ChatError(f"the endpoint answered with JSON that is not an object: {_snippet(data)!r}", status=status)
         return parsed
 
 

@@ -52,9 +52,8 @@ class TextEnv(ABC):
 
     # Optional hooks the generic front ends (``makeenv match``, ``makeenv play``) use when a game
     # offers them; the defaults below mean "not offered". See docs/ARCHITECTURE.md.
-    has_jury: bool = False   # made with jury_class / jury_size / jury settings; may need rejudge()
-    answer_hint: dict[str, Any] = {"label": "Your answer", "placeholder": "", "button": "Send",
-                                   "multiline": True}
+    has_jury: bool = False  # made with jury_class / jury_size / jury settings; may need rejudge()
+    answer_hint: dict[str, Any] = {"label": "Your answer", "placeholder": "", "button": "Send", "multiline": True}
 
     def __init__(self) -> None:
         self.num_players = 0
@@ -67,16 +66,22 @@ class TextEnv(ABC):
         self.reason = ""
         self.log: list[dict[str, Any]] = []
         self._inbox: list[list[str]] = []
-        self._meta: list[list[tuple[int | str, str]]] = []   # (sender, kind) of each inbox message
+        self._meta: list[list[tuple[int | str, str]]] = []  # (sender, kind) of each inbox message
         self._started = False
 
     # ----------------------------------------------------------------- the loop
     def reset(self, num_players: int = 2, seed: int | None = None) -> None:
         """Start a new game for ``num_players`` players; ``seed`` makes it reproducible."""
-        if not isinstance(num_players, int) or isinstance(num_players, bool) \
-                or not self.min_players <= num_players <= self.max_players:
-            allowed = (str(self.min_players) if self.min_players == self.max_players
-                       else f"{self.min_players} to {self.max_players}")
+        if (
+            not isinstance(num_players, int)
+            or isinstance(num_players, bool)
+            or not self.min_players <= num_players <= self.max_players
+        ):
+            allowed = (
+                str(self.min_players)
+                if self.min_players == self.max_players
+                else f"{self.min_players} to {self.max_players}"
+            )
             raise ValueError(f"{type(self).__name__}.reset: num_players must be {allowed}, got {num_players!r}")
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
             raise TypeError(f"{type(self).__name__}.reset: seed must be an int or None, got {seed!r}")
@@ -107,11 +112,14 @@ class TextEnv(ABC):
         """The player to move acts with ``action`` (a str); returns ``(done, info)``."""
         self._require_started("step")
         if self.done:
-            raise GameOverError(f"{type(self).__name__}.step: the game is over ({self.reason}). "
-                                "Call close() for the rewards and the record, or reset() to play again.")
+            raise GameOverError(
+                f"{type(self).__name__}.step: the game is over ({self.reason}). "
+                "Call close() for the rewards and the record, or reset() to play again."
+            )
         if not isinstance(action, str):
-            raise TypeError(f"{type(self).__name__}.step: an action must be a str (the player's text), "
-                            f"got {type(action).__name__}")
+            raise TypeError(
+                f"{type(self).__name__}.step: an action must be a str (the player's text), got {type(action).__name__}"
+            )
         player_id = self.current_player
         self.log.append({"turn": self.turn, "from": player_id, "to": "env", "text": action})
         self.turn += 1
@@ -196,8 +204,7 @@ class TextEnv(ABC):
     def _release(self) -> None:  # noqa: B027 - optional hook: most games hold nothing to free
         """Free resources at ``close``."""
 
-    def send(self, text: str, to: int | None = None, *, kind: str = "message",
-             sender: int | str = GAME) -> None:
+    def send(self, text: str, to: int | None = None, *, kind: str = "message", sender: int | str = GAME) -> None:
         """Deliver a message to one player, or to everyone when ``to`` is None.
 
         ``kind`` is one of ``MESSAGE_KINDS`` ("prompt": the rules and your role, "board": the state

@@ -105,4 +105,3 @@ def strip_jury_directed(text: str) -> tuple[str, int]:
             after_drop = after_tag = False
             kept.append(sentence)
     return "".join(kept).strip(), dropped
-

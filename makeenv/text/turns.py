@@ -23,8 +23,10 @@ def ask(agent: TextAgent, env: Any, observation: str, player_id: int | None = No
         if options:
             index = choose(observation, [option["label"] for option in options])
             if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(options):
-                raise ValueError(f"{agent!r}.choose returned {index!r}; expected an index from 0 to "
-                                 f"{len(options) - 1} into the options it was given")
+                raise ValueError(
+                    f"{agent!r}.choose returned {index!r}; expected an index from 0 to "
+                    f"{len(options) - 1} into the options it was given"
+                )
             return options[index]["answer"]
     answer = agent(observation)
     if not isinstance(answer, str):
@@ -32,8 +34,9 @@ def ask(agent: TextAgent, env: Any, observation: str, player_id: int | None = No
     return answer
 
 
-def play(env: Any, agents: Mapping[int, TextAgent] | TextAgent, num_players: int = 2,
-         seed: int | None = None) -> tuple[Any, dict[str, Any]]:
+def play(
+    env: Any, agents: Mapping[int, TextAgent] | TextAgent, num_players: int = 2, seed: int | None = None
+) -> tuple[Any, dict[str, Any]]:
     """Reset ``env``, play it to the end with ``agents`` (one per player id, or one for all) and
     return ``env.close()``: ``(rewards, game_info)``."""
     env.reset(num_players=num_players, seed=seed)

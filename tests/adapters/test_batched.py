@@ -43,7 +43,7 @@ def test_batched_games_are_the_runners_games():
     assert observations.shape == (64, T.STATE_SIZE) and observations.dtype == np.float32
     assert infos["action_mask"].shape == (64, 9) and infos["action_mask"].dtype == np.int8
     # seats are dealt at random: half the games start with the bot's X on the board
-    bot_first = observations[:, T.S_THEIRS:T.S_THEIRS + 9].sum(axis=1) == 1
+    bot_first = observations[:, T.S_THEIRS : T.S_THEIRS + 9].sum(axis=1) == 1
     assert 10 < bot_first.sum() < 54
     results, lengths = play(env, 300)
     runner = makeenv.make("TicTacToe").evaluate("random", 20_000, level=1, seed=2)
@@ -105,8 +105,9 @@ def test_a_multiplayer_simultaneous_game_with_tuple_levels():
 
 
 def test_make_vec_builds_the_batched_env():
-    env = gymnasium.make_vec("makeenv/ConnectFour", num_envs=4, vectorization_mode="vector_entry_point", level=0,
-                             mask_in_observation=True)
+    env = gymnasium.make_vec(
+        "makeenv/ConnectFour", num_envs=4, vectorization_mode="vector_entry_point", level=0, mask_in_observation=True
+    )
     assert isinstance(env, BatchedEnv) and env.num_envs == 4 and env.level == 0
     observations, _ = env.reset(seed=0)
     assert set(observations) == {"observation", "action_mask"}

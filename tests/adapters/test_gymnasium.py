@@ -45,7 +45,7 @@ def test_an_episode_against_level_one_from_the_second_seat():
     observation, info = env.reset(seed=0)
     assert info["seat"] == 1
     assert observation.dtype == np.float32 and observation.shape == (T.STATE_SIZE,)
-    assert observation[T.S_THEIRS:T.S_THEIRS + 9].sum() == 1.0  # the bot (X) has moved
+    assert observation[T.S_THEIRS : T.S_THEIRS + 9].sum() == 1.0  # the bot (X) has moved
     assert info["action_mask"].sum() == 8 and env.action_masks().sum() == 8
     terminated = truncated = False
     reward = 0.0
@@ -118,7 +118,7 @@ def test_invalid_actions_lose_or_raise():
     env = to_gymnasium("TicTacToe", level=0, seat=0)
     env.reset(seed=0)
     env.step(4)
-    taken = int(np.flatnonzero(env.match.state(0)[T.S_THEIRS:T.S_THEIRS + 9])[0])
+    taken = int(np.flatnonzero(env.match.state(0)[T.S_THEIRS : T.S_THEIRS + 9])[0])
     _, reward, terminated, truncated, info = env.step(taken)
     assert (reward, terminated, truncated) == (-1.0, True, False)
     assert f"action {taken}" in info["invalid_action"] and not info["action_mask"].any()

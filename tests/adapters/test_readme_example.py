@@ -11,8 +11,11 @@ README = Path(__file__).resolve().parents[2] / "README.md"
 
 
 def test_train_an_agent_example_runs_as_written():
-    blocks = [b for b in re.findall(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), flags=re.S)
-              if "BatchedEnv(" in b]
+    blocks = [
+        b
+        for b in re.findall(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), flags=re.S)
+        if "BatchedEnv(" in b
+    ]
     assert len(blocks) == 1
     namespace: dict = {}
     exec(compile(blocks[0], "README-train", "exec"), namespace)

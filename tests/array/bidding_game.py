@@ -44,8 +44,8 @@ def getStateSize():
 @njit(cache=True)
 def initEnv(players):
     env = np.zeros(ENV_SIZE)
-    env[E_BID:E_BID + MAX_PLAYERS] = -1.0
-    env[E_LAST:E_LAST + MAX_PLAYERS] = -1.0
+    env[E_BID : E_BID + MAX_PLAYERS] = -1.0
+    env[E_LAST : E_LAST + MAX_PLAYERS] = -1.0
     env[E_PLAYERS] = players
     return env
 
@@ -58,7 +58,7 @@ def getCurrentPlayer(env):
 @njit(cache=True)
 def _winners(env):
     n = int(env[E_PLAYERS])
-    best = env[E_POINTS:E_POINTS + n].max()
+    best = env[E_POINTS : E_POINTS + n].max()
     out = np.zeros(n)
     for p in range(n):
         if env[E_POINTS + p] == best:
@@ -85,7 +85,7 @@ def getWinners(env):
 @njit(cache=True)
 def getReturns(env):
     n = int(env[E_PLAYERS])
-    points = env[E_POINTS:E_POINTS + n].copy()
+    points = env[E_POINTS : E_POINTS + n].copy()
     return points - points.mean()
 
 
@@ -161,7 +161,7 @@ def getReward(state):
 @njit(cache=True)
 def sampleEnv(state):
     """An env the state's player could be in: the other bids of this round drawn at random."""
-    me = int(np.argmax(state[S_SEAT:S_SEAT + MAX_PLAYERS]))
+    me = int(np.argmax(state[S_SEAT : S_SEAT + MAX_PLAYERS]))
     n = int(state[S_PLAYERS])
     env = initEnv(n)
     env[E_TO_MOVE] = me

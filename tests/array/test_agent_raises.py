@@ -47,7 +47,7 @@ def test_the_idiom_on_a_game_without_final_action_names_game_agent_seat_and_fina
     assert "raised ValueError" in message and "final turn" in message
     assert "in game 1 of the run" in message
     assert "even at the final turn" in message and "makeenv check" in message
-    assert isinstance(info.value.__cause__, ValueError)   # numba's own exception, chained
+    assert isinstance(info.value.__cause__, ValueError)  # numba's own exception, chained
     seat = int(message.split("player ")[1].split()[0])
     assert seat in (0, 1)
 
@@ -72,7 +72,7 @@ def test_a_compiled_opponent_raising_at_its_final_turn_is_named_in_a_python_driv
 
 
 def test_an_exception_in_the_game_after_the_agent_answered_is_not_blamed_on_the_agent():
-    raises_on_paper = load_array_env(broken("random_games"))   # stepEnv raises on Paper
+    raises_on_paper = load_array_env(broken("random_games"))  # stepEnv raises on Paper
     with pytest.raises(ValueError, match="paper is broken") as info:
         raises_on_paper.run(always_paper, 5, 0.0, 0, seed=1)
     assert not isinstance(info.value, E.AgentRaisedError)

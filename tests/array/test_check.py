@@ -37,10 +37,25 @@ def test_check_reports_its_broken_game(case):
         assert isinstance(problem, str) and problem.endswith((".", ")", "these"))
     if check not in RUN_CHECKS and check != "contract_functions":
         # the message names the contract function at fault
-        names = ("initEnv", "getCurrentPlayer", "getPlayerState", "getAgentState", "stepEnv",
-                 "getValidActions", "checkEnded", "getReward", "getActionSize", "getStateSize",
-                 "getAgentSize", "getReturns", "sampleEnv", "isValidAction", "render", "describe_action",
-                 "README")
+        names = (
+            "initEnv",
+            "getCurrentPlayer",
+            "getPlayerState",
+            "getAgentState",
+            "stepEnv",
+            "getValidActions",
+            "checkEnded",
+            "getReward",
+            "getActionSize",
+            "getStateSize",
+            "getAgentSize",
+            "getReturns",
+            "sampleEnv",
+            "isValidAction",
+            "render",
+            "describe_action",
+            "README",
+        )
         assert any(name in " ".join(result.problems) for name in names), result.problems
 
 

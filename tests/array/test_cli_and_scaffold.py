@@ -40,16 +40,20 @@ def test_run_prints_wins_rate_and_speed():
     assert "wins: " in result.output and "/ 1,000" in result.output
     assert "win rate: " in result.output and "games/s: " in result.output
     again = invoke("run", "RockPaperScissors", "--games", "1000", "--seed", "1")
-    assert again.output.splitlines()[1] == result.output.splitlines()[1]   # same wins
+    assert again.output.splitlines()[1] == result.output.splitlines()[1]  # same wins
 
 
 def test_run_with_agent_from_file_and_level(tmp_path):
     path = tmp_path / "paper.py"
-    path.write_text(textwrap.dedent("""
+    path.write_text(
+        textwrap.dedent("""
         def act(state, data):          # plain Python: always Paper, confirm when asked
             return (3 if state[6] > 0.5 or state[8] > 0.5 else 2), data
-    """))
-    result = invoke("run", "RockPaperScissors", "--games", "500", "--level", "1", "--agent", f"{path}:act", "--seed", "2")
+    """)
+    )
+    result = invoke(
+        "run", "RockPaperScissors", "--games", "500", "--level", "1", "--agent", f"{path}:act", "--seed", "2"
+    )
     assert result.exit_code == 0, result.output
     assert "plain Python" in result.output
     rate = float(result.output.split("win rate: ")[1].split("%")[0])
@@ -63,13 +67,16 @@ def test_run_with_module_agent_and_progress_bar(monkeypatch):
     assert "playing" in result.output and "(numba)" in result.output
 
 
-@pytest.mark.parametrize("args, text", [
-    (["run", "RockPaperSciss"], "Did you mean 'RockPaperScissors'"),
-    (["run", "RockPaperScissors", "--level", "9"], "has no level 9; levels: 0 (random"),
-    (["run", "RockPaperScissors", "--agent", "nope"], "must look like 'module:name'"),
-    (["run", "RockPaperScissors", "--games", "0"], "--games must be a positive number"),
-    (["run", "ScenarioPlanning-v0"], "is a text env"),
-])
+@pytest.mark.parametrize(
+    "args, text",
+    [
+        (["run", "RockPaperSciss"], "Did you mean 'RockPaperScissors'"),
+        (["run", "RockPaperScissors", "--level", "9"], "has no level 9; levels: 0 (random"),
+        (["run", "RockPaperScissors", "--agent", "nope"], "must look like 'module:name'"),
+        (["run", "RockPaperScissors", "--games", "0"], "--games must be a positive number"),
+        (["run", "ScenarioPlanning-v0"], "is a text env"),
+    ],
+)
 def test_run_bad_input_is_a_clear_error(args, text):
     result = invoke(*args)
     assert result.exit_code == 2
@@ -108,12 +115,29 @@ def test_new_scaffolds_a_game_that_passes_check_env(tmp_path):
     folder = tmp_path / "take_away"
     # the built-in games' shape: rules, bots, drawing, a package gathering them, README, a test
     assert sorted(p.name for p in folder.iterdir()) == [
-        "README.md", "__init__.py", "bots.py", "draw.py", "logic.py", "test_take_away.py"]
+        "README.md",
+        "__init__.py",
+        "bots.py",
+        "draw.py",
+        "logic.py",
+        "test_take_away.py",
+    ]
     builtin = {p.name for p in (Path(makeenv.__file__).parent / "games" / "tic_tac_toe").glob("*.py")}
     assert {"__init__.py", "logic.py", "bots.py", "draw.py"} <= builtin
     source = (folder / "logic.py").read_text()
-    for name in ("initEnv", "getAgentState", "stepEnv", "getValidActions", "getReward", "checkEnded",
-                 "getCurrentPlayer", "getPlayerState", "getActionSize", "getStateSize", "getAgentSize"):
+    for name in (
+        "initEnv",
+        "getAgentState",
+        "stepEnv",
+        "getValidActions",
+        "getReward",
+        "checkEnded",
+        "getCurrentPlayer",
+        "getPlayerState",
+        "getActionSize",
+        "getStateSize",
+        "getAgentSize",
+    ):
         assert f"def {name}(" in source
     assert "# ---- env:" in source and "# ---- state:" in source
     assert "def greedy_bot(state, data)" in (folder / "bots.py").read_text()
@@ -126,7 +150,7 @@ def test_new_scaffolds_a_game_that_passes_check_env(tmp_path):
     assert env.name == "TakeAway"
     ok, problems = makeenv.check_env(env)
     assert ok, problems
-    assert invoke("new", "TakeAway", "--dir", str(tmp_path)).exit_code == 2   # exists: refuse
+    assert invoke("new", "TakeAway", "--dir", str(tmp_path)).exit_code == 2  # exists: refuse
 
 
 def test_the_seed_idiom_runs_on_a_scaffolded_game(tmp_path):
@@ -153,8 +177,11 @@ def test_the_seed_idiom_runs_on_a_scaffolded_game(tmp_path):
 def test_a_stale_scaffold_readme_is_reported(tmp_path):
     folder = scaffold("TakeAway", tmp_path)
     readme = folder / "README.md"
-    readme.write_text(readme.read_text().replace("`getActionSize() == 3`", "`getActionSize() == 4`")
-                      .replace("| 4 | 1 when another player won |\n", ""))
+    readme.write_text(
+        readme.read_text()
+        .replace("`getActionSize() == 3`", "`getActionSize() == 4`")
+        .replace("| 4 | 1 when another player won |\n", "")
+    )
     [result] = makeenv.array.check.run_checks(makeenv.make(str(folder)), ["readme_tables"])
     assert result.status == "fail"
     assert any("says `getActionSize() == 4`" in p for p in result.problems)
@@ -185,7 +212,11 @@ def test_new_rejects_bad_names(tmp_path):
 @pytest.mark.slow
 def test_generated_test_file_passes(tmp_path):
     scaffold("TakeAway", tmp_path)  # same content as above: the compiled runners are reused
-    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tmp_path / "take_away")],
-                          capture_output=True, text=True, timeout=280)
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tmp_path / "take_away")],
+        capture_output=True,
+        text=True,
+        timeout=280,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "2 passed" in done.stdout

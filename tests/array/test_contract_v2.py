@@ -22,6 +22,7 @@ RPS = makeenv.make("RockPaperScissors")
 
 # ---- the seed's idiom: the game's functions called through the env inside @njit ---------------
 
+
 @njit(cache=True)
 def seed_style_agent(state, agent_data):
     va = RPS.getValidActions(state)
@@ -34,11 +35,12 @@ def seed_style_agent(state, agent_data):
 
 def test_seed_idiom_env_functions_inside_njit():
     wins, data = RPS.run(seed_style_agent, 2000, np.zeros(1), 1, seed=3)
-    assert 0 < wins < 2000 and data[0] > 2000          # it moved, in every game
-    assert isinstance(RPS, type(os))                    # a module object, as numba needs
+    assert 0 < wins < 2000 and data[0] > 2000  # it moved, in every game
+    assert isinstance(RPS, type(os))  # a module object, as numba needs
 
 
 # ---- parameters -----------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_player_count_is_a_validated_parameter_and_each_count_passes_check(players):
@@ -59,19 +61,20 @@ def test_default_and_bad_parameters():
 
 # ---- outcomes ---------------------------------------------------------------------------------------
 
+
 def test_results_count_shared_wins_draws_losses_and_returns_per_seat():
     env = makeenv.make(BIDDING, players=4)
     results = env.evaluate("random", 6000, None, 0, seed=11)
     assert isinstance(results, Results)
     assert results.games == 6000 == results.wins + results.draws + results.losses
-    assert results.shared_wins > 0 and results.shared_wins <= results.wins        # ties for first place
-    assert 0 < results.truncated <= results.draws                                    # TURN_LIMIT draws
+    assert results.shared_wins > 0 and results.shared_wins <= results.wins  # ties for first place
+    assert 0 < results.truncated <= results.draws  # TURN_LIMIT draws
     assert sum(seat.games for seat in results.by_seat) == 6000
-    assert all(1200 < seat.games < 1800 for seat in results.by_seat)                 # seats shuffled
-    assert abs(results.mean_return) < 0.1                                            # points - mean
+    assert all(1200 < seat.games < 1800 for seat in results.by_seat)  # seats shuffled
+    assert abs(results.mean_return) < 0.1  # points - mean
     assert 4 < results.mean_steps <= B.TURN_LIMIT
     wins, _ = env.run("random", 6000, None, 0, seed=11)
-    assert wins == results.wins                                                      # run == evaluate
+    assert wins == results.wins  # run == evaluate
 
 
 def test_match_outcome_and_invalid_action_message():
@@ -85,13 +88,14 @@ def test_match_outcome_and_invalid_action_message():
         match.step(3 if match.current_player == 0 else 1)
     assert match.outcome.winners == (0,) and match.outcome.results == ("win", "loss")
     assert match.outcome.returns == (1.5, -1.5) and not match.outcome.truncated
-    assert twin.steps == 0 and not twin.over                                          # copies are independent
+    assert twin.steps == 0 and not twin.over  # copies are independent
     while not twin.over:
-        twin.step(2)                                                                  # equal bids: nobody scores
+        twin.step(2)  # equal bids: nobody scores
     assert twin.truncated and twin.outcome.results == ("draw", "draw") and twin.steps == B.TURN_LIMIT
 
 
 # ---- opponents and bot data -------------------------------------------------------------------------
+
 
 def test_level_seats_different_bots_and_each_keeps_its_data(tmp_path):
     env = makeenv.make(BIDDING, players=3)
@@ -101,15 +105,15 @@ def test_level_seats_different_bots_and_each_keeps_its_data(tmp_path):
     bot = Bot(B.low_bidder, data=np.load(weights))
     results = env.evaluate(A.python_random, 50, None, opponents=[B.high_bidder, bot], seed=2)
     assert results.games == 50
-    assert bot.data[0] == 100.0                       # the Bot's own array is never changed: seats copy it
+    assert bot.data[0] == 100.0  # the Bot's own array is never changed: seats copy it
 
 
 def test_self_play_against_your_own_numba_agents():
     env = makeenv.make(BIDDING, players=2)
     strong = env.evaluate(B.high_bidder, 400, np.zeros(2), opponents=[B.low_bidder], seed=1)
-    assert strong.wins == 400                          # a bid of 3 always beats a bid of 1
+    assert strong.wins == 400  # a bid of 3 always beats a bid of 1
     mirror = env.evaluate(B.high_bidder, 10, np.zeros(2), opponents=[Bot(B.high_bidder)], seed=1)
-    assert mirror.truncated == 10                      # equal bids forever: the turn limit ends it
+    assert mirror.truncated == 10  # equal bids forever: the turn limit ends it
 
 
 def test_opponents_must_be_agents():
@@ -118,6 +122,7 @@ def test_opponents_must_be_agents():
 
 
 # ---- several processes ----------------------------------------------------------------------------
+
 
 def test_workers_are_reproducible_for_a_seed_and_count():
     first = RPS.evaluate("random", 40_000, None, 1, seed=9, workers=2)

@@ -48,7 +48,7 @@ def test_a_numba_compile_error_shows_the_cause_and_the_line(tmp_path):
     with pytest.raises(GameCompileError) as info:
         env.run("random", 10, None, 0)
     message = str(info.value)
-    assert "undefined_name" in message                       # the name numba could not resolve
+    assert "undefined_name" in message  # the name numba could not resolve
     assert "__init__.py, line" in message and "env[E_TURN] += undefined_name" in message
     assert "nopython mode pipeline" not in message and "_makeenv_" not in message
 
@@ -65,13 +65,15 @@ def test_run_accepts_a_game_folders_init_file_and_rejects_other_files(tmp_path):
 
 def test_a_python_agents_exception_shows_the_agents_frames_only(tmp_path):
     path = tmp_path / "agent.py"
-    path.write_text(textwrap.dedent("""
+    path.write_text(
+        textwrap.dedent("""
         def think(state):
             return 1 / 0
 
         def act(state, data):
             return think(state), data
-    """))
+    """)
+    )
     result = runner.invoke(app, ["run", "RockPaperScissors", "-n", "10", "-a", f"{path}:act"])
     assert result.exit_code == 1
     output = result.output
@@ -111,7 +113,9 @@ AGENT_BUGS = {
 @pytest.mark.parametrize("kind", sorted(AGENT_BUGS))
 def test_every_exception_of_a_python_agent_names_the_agent_and_shows_its_frames(tmp_path, kind):
     path = tmp_path / "buggy.py"
-    path.write_text(f"def think(state):\n    {AGENT_BUGS[kind]}\n\n\ndef act(state, data):\n    return think(state), data\n")
+    path.write_text(
+        f"def think(state):\n    {AGENT_BUGS[kind]}\n\n\ndef act(state, data):\n    return think(state), data\n"
+    )
     spec = f"{path}:act"
     result = runner.invoke(app, ["run", "RockPaperScissors", "-n", "10", "-a", spec])
     assert result.exit_code == 1
@@ -149,6 +153,7 @@ def test_an_agent_spec_naming_a_constant_says_an_int(tmp_path):
 
 # ---- agent specs from the current folder ------------------------------------------------------
 
+
 def _makeenv_command() -> list[str]:
     """The installed `makeenv` script (unlike `python -m`, it does not put the current folder on sys.path)."""
     script = Path(sys.executable).with_name("makeenv")
@@ -158,7 +163,8 @@ def _makeenv_command() -> list[str]:
 
 
 def test_an_agent_module_in_the_current_folder_is_found(tmp_path):
-    (tmp_path / "my_agents.py").write_text(textwrap.dedent("""
+    (tmp_path / "my_agents.py").write_text(
+        textwrap.dedent("""
         import numpy as np
         import makeenv
 
@@ -166,9 +172,15 @@ def test_an_agent_module_in_the_current_folder_is_found(tmp_path):
 
         def greedy(state, data):
             return int(np.flatnonzero(valid_actions(state))[-1]), data
-    """))
-    done = subprocess.run(_makeenv_command() + ["run", "RockPaperScissors", "-n", "20", "--agent", "my_agents:greedy"],
-                          cwd=tmp_path, capture_output=True, text=True, timeout=240)
+    """)
+    )
+    done = subprocess.run(
+        _makeenv_command() + ["run", "RockPaperScissors", "-n", "20", "--agent", "my_agents:greedy"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
     assert done.returncode == 0, done.stderr
     assert "agent my_agents:greedy (plain Python)" in done.stdout and "wins: " in done.stdout
 
@@ -182,6 +194,7 @@ def test_an_agent_module_found_nowhere_says_what_to_write(tmp_path):
 
 # ---- numba errors inside a game: the cause once, the right line, one-line skips ---------------
 
+
 def _broken_scaffold(tmp_path, name: str, old: str, new: str) -> Path:
     folder = scaffold(name, tmp_path)
     source = (folder / "__init__.py").read_text()
@@ -191,26 +204,32 @@ def _broken_scaffold(tmp_path, name: str, old: str, new: str) -> Path:
 
 
 def test_a_list_where_numba_needs_an_array_is_explained_once_by_check(tmp_path):
-    folder = _broken_scaffold(tmp_path, "ListGame", "    env[E_TURN] += 1.0\n",
-                              "    weights = [1.0, 0.5]\n    env[E_TURN] += np.dot(weights, env[:2]) * 0.0 + 1.0\n")
+    folder = _broken_scaffold(
+        tmp_path,
+        "ListGame",
+        "    env[E_TURN] += 1.0\n",
+        "    weights = [1.0, 0.5]\n    env[E_TURN] += np.dot(weights, env[:2]) * 0.0 + 1.0\n",
+    )
     lines = (folder / "__init__.py").read_text().splitlines()
     broken_line = next(i + 1 for i, line in enumerate(lines) if "np.dot(weights" in line)
     result = runner.invoke(app, ["check", str(folder)])
     assert result.exit_code == 1
     output = result.output
-    cause = "dot(list(float64), array(float64, 1d, C))"   # the whole signature, not cut off
+    cause = "dot(list(float64), array(float64, 1d, C))"  # the whole signature, not cut off
     assert output.count(cause) == 1
-    assert f"__init__.py, line {broken_line}: `env[E_TURN] += np.dot(weights" in output   # the line numba marks
+    assert f"__init__.py, line {broken_line}: `env[E_TURN] += np.dot(weights" in output  # the line numba marks
     assert "faul" not in output and "makeenv check" not in output
     assert "Fix the bot in LEVELS" not in output and "must be @njit" not in output
     skips = [line for line in output.splitlines() if "not checked" in line]
-    assert len(skips) > 10 and all(line.strip() == "- not checked: needs the game to compile (see random_games)"
-                                   for line in skips)
+    assert len(skips) > 10 and all(
+        line.strip() == "- not checked: needs the game to compile (see random_games)" for line in skips
+    )
 
 
 def test_a_contract_function_returning_a_list_is_named(tmp_path):
-    folder = _broken_scaffold(tmp_path, "ListMask", "    valid = np.zeros(NUM_ACTIONS, dtype=np.float64)\n",
-                              "    valid = [0.0, 0.0, 0.0]\n")
+    folder = _broken_scaffold(
+        tmp_path, "ListMask", "    valid = np.zeros(NUM_ACTIONS, dtype=np.float64)\n", "    valid = [0.0, 0.0, 0.0]\n"
+    )
     with pytest.raises(GameCompileError) as info:
         makeenv.make(str(folder)).run("random", 5, None, 0)
     message = str(info.value)
@@ -219,6 +238,7 @@ def test_a_contract_function_returning_a_list_is_named(tmp_path):
 
 
 # ---- command-line wording ----------------------------------------------------------------------
+
 
 def test_new_with_a_builtin_games_name_warns_and_says_how_to_run_the_folder(tmp_path):
     result = runner.invoke(app, ["new", "TicTacToe", "--dir", str(tmp_path)])
@@ -232,7 +252,7 @@ def test_new_with_a_builtin_games_name_warns_and_says_how_to_run_the_folder(tmp_
 def test_the_next_step_names_a_relative_folder_as_a_path(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = runner.invoke(app, ["new", "TicTacToe"])
-    assert "makeenv run ./tic_tac_toe" in result.output   # not `tic_tac_toe`, which reads as a module
+    assert "makeenv run ./tic_tac_toe" in result.output  # not `tic_tac_toe`, which reads as a module
 
 
 @pytest.mark.parametrize("command", [[], ["run"], ["check"], ["new"], ["play"], ["match"]])

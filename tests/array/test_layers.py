@@ -16,8 +16,19 @@ import makeenv.array
 
 ARRAY = Path(makeenv.array.__file__).parent
 LAYERS = [
-    "templates", "numba_helpers", "results", "errors", "agents", "cache",
-    "referee", "readme", "runner", "contract", "check", "scaffold", "__init__",
+    "templates",
+    "numba_helpers",
+    "results",
+    "errors",
+    "agents",
+    "cache",
+    "referee",
+    "readme",
+    "runner",
+    "contract",
+    "check",
+    "scaffold",
+    "__init__",
 ]
 TEMPLATES = {"_referee_template": "cache", "_loop_template": "cache", "_batch_template": "cache"}
 
@@ -26,8 +37,12 @@ def imported_array_modules(tree: ast.Module) -> list[tuple[str, int, bool]]:
     """(module under makeenv.array, line, at module level) for every import of one."""
     found = []
     top_level = {id(node) for node in tree.body}
-    guarded = {id(inner) for node in tree.body if isinstance(node, ast.If)
-               and "TYPE_CHECKING" in ast.unparse(node.test) for inner in ast.walk(node)}
+    guarded = {
+        id(inner)
+        for node in tree.body
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+        for inner in ast.walk(node)
+    }
     for node in ast.walk(tree):
         names: list[str] = []
         if isinstance(node, ast.ImportFrom) and node.module:

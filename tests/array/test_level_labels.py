@@ -23,8 +23,9 @@ def undocumented(state, data):
 
 
 def test_the_first_sentence_is_whole_even_when_it_wraps():
-    assert doc_first_sentence(wrapped) == ("Greedy: takes as many stones as it may, unless that would leave "
-                                           "the last stone to the opponent.")
+    assert doc_first_sentence(wrapped) == (
+        "Greedy: takes as many stones as it may, unless that would leave the last stone to the opponent."
+    )
     assert _bot_title(Bot(wrapped)) == doc_first_sentence(wrapped)
 
 

@@ -63,20 +63,27 @@ def test_load_agent_specs(tmp_path):
     agent = load_agent("tests.array.agents_for_tests:always_paper")
     assert agent.py_func.__name__ == "always_paper"
     path = tmp_path / "my_agent.py"
-    path.write_text(textwrap.dedent("""
+    path.write_text(
+        textwrap.dedent("""
         def act(state, data):
             return 3, data
-    """))
+    """)
+    )
     act = load_agent(f"{path}:act")
     assert act(np.zeros(11), None) == (3, None)
     assert load_agent("random") == "random"
-    for bad, text in [("nocolon", "must look like"), ("tests.array.agents_for_tests:nope", "has no 'nope'"),
-                      ("no_such_mod:f", "cannot import module"), (f"{tmp_path}/x.py:f", "no such file")]:
+    for bad, text in [
+        ("nocolon", "must look like"),
+        ("tests.array.agents_for_tests:nope", "has no 'nope'"),
+        ("no_such_mod:f", "cannot import module"),
+        (f"{tmp_path}/x.py:f", "no such file"),
+    ]:
         with pytest.raises(AgentSpecError, match=text):
             load_agent(bad)
 
 
 # ---- RockPaperScissors rules -------------------------------------------------------------------
+
 
 def play(env, *actions):
     for a in actions:
@@ -92,21 +99,30 @@ def test_choice_then_confirmation_phase():
     env = play(env, L.ROCK)
     s1 = L.getAgentState(env)
     assert L.getCurrentPlayer(env) == 1
-    assert s1[L.S_THEIRS:L.S_THEIRS + 3].sum() == 0        # player 1 cannot see the choice yet
+    assert s1[L.S_THEIRS : L.S_THEIRS + 3].sum() == 0  # player 1 cannot see the choice yet
     env = play(env, L.SCISSORS)
-    for p in (0, 1):                                         # confirmation: both choices shown
+    for p in (0, 1):  # confirmation: both choices shown
         s = L.getPlayerState(env, p)
         assert s[L.S_CONFIRM] == 1 and list(L.getValidActions(s)) == [0, 0, 0, 1]
-        assert s[L.S_MINE:L.S_MINE + 3].sum() == 1 and s[L.S_THEIRS:L.S_THEIRS + 3].sum() == 1
+        assert s[L.S_MINE : L.S_MINE + 3].sum() == 1 and s[L.S_THEIRS : L.S_THEIRS + 3].sum() == 1
     env = play(env, L.CONFIRM)
     assert L.checkEnded(env) == -1
     env = play(env, L.CONFIRM)
-    assert L.checkEnded(env) == 0                            # rock beats scissors
+    assert L.checkEnded(env) == 0  # rock beats scissors
     assert L.getReward(L.getPlayerState(env, 0)) == 1 and L.getReward(L.getPlayerState(env, 1)) == 0
 
 
-@pytest.mark.parametrize("a, b, winner", [(L.ROCK, L.SCISSORS, 0), (L.SCISSORS, L.PAPER, 0), (L.PAPER, L.ROCK, 0),
-                                          (L.SCISSORS, L.ROCK, 1), (L.PAPER, L.SCISSORS, 1), (L.ROCK, L.PAPER, 1)])
+@pytest.mark.parametrize(
+    "a, b, winner",
+    [
+        (L.ROCK, L.SCISSORS, 0),
+        (L.SCISSORS, L.PAPER, 0),
+        (L.PAPER, L.ROCK, 0),
+        (L.SCISSORS, L.ROCK, 1),
+        (L.PAPER, L.SCISSORS, 1),
+        (L.ROCK, L.PAPER, 1),
+    ],
+)
 def test_who_beats_whom(a, b, winner):
     env = play(L.initEnv(), a, b, L.CONFIRM, L.CONFIRM)
     assert L.checkEnded(env) == winner
@@ -118,7 +134,7 @@ def test_tie_starts_a_new_round_and_100_ties_end_with_no_winner():
     assert L.getAgentState(env)[L.S_ROUND] == 1
     for _ in range(99):
         env = play(env, L.PAPER, L.PAPER, L.CONFIRM, L.CONFIRM)
-    assert L.checkEnded(env) == 2                            # n players: no winner
+    assert L.checkEnded(env) == 2  # n players: no winner
     assert [L.getReward(L.getPlayerState(env, p)) for p in (0, 1)] == [0, 0]
 
 

@@ -21,9 +21,9 @@ def env():
 def test_numba_agent_runs_and_threads_agent_data(env):
     wins, data = env.run(A.numba_counting, 2000, np.zeros(3), 0, seed=3)
     assert 900 < wins < 1100
-    assert data[1] == 2000            # one final turn per game
-    assert data[0] == wins            # getReward at the final turn agrees with run's wins
-    assert data[2] > 2000             # the agent moved during the games
+    assert data[1] == 2000  # one final turn per game
+    assert data[0] == wins  # getReward at the final turn agrees with run's wins
+    assert data[2] > 2000  # the agent moved during the games
 
 
 def test_python_agent_runs(env):
@@ -62,15 +62,17 @@ def test_one_game_and_n_games(env):
 def test_seats_are_shuffled_with_three_players(agent):
     game = load_array_env(seat_game)
     if agent is None:
+
         def agent(state, data):  # plain Python twin of numba_seat_counter
             if state[1] > 0.5:
                 data[int(state[0])] += 1
                 data[3] += state[2]
             return 0, data
+
     wins, data = game.run(agent, 3000, np.zeros(4), 0, seed=1)
-    assert data[:3].sum() == 3000                  # a final turn in every game
+    assert data[:3].sum() == 3000  # a final turn in every game
     assert all(800 < data[i] < 1200 for i in range(3))  # every seat, about equally often
-    assert wins == data[3]                          # player 0 always wins: wins == games in seat 0
+    assert wins == data[3]  # player 0 always wins: wins == games in seat 0
     assert 800 < wins < 1200
 
 
@@ -95,16 +97,20 @@ def test_levels_are_listed_and_unknown_level_is_clear(env):
 
 # ---- bad input -----------------------------------------------------------------------------------
 
+
 def _no_numba_dump(message: str) -> None:
     assert "TypingError" not in message and "Traceback" not in message and len(message) < 600
 
 
-@pytest.mark.parametrize("agent, action, reason", [
-    (A.numba_always_3, "3", "not valid in this state"),
-    (A.numba_always_7, "7", "out of range"),
-    (A.numba_half, "1.5", "not an integer"),
-    (A.numba_negative, "-1", "out of range"),
-])
+@pytest.mark.parametrize(
+    "agent, action, reason",
+    [
+        (A.numba_always_3, "3", "not valid in this state"),
+        (A.numba_always_7, "7", "out of range"),
+        (A.numba_half, "1.5", "not an integer"),
+        (A.numba_negative, "-1", "out of range"),
+    ],
+)
 def test_invalid_action_from_numba_agent(env, agent, action, reason):
     with pytest.raises(InvalidActionError) as info:
         env.run(agent, 10, np.zeros(1), 0, seed=1)
@@ -115,15 +121,18 @@ def test_invalid_action_from_numba_agent(env, agent, action, reason):
     _no_numba_dump(message)
 
 
-@pytest.mark.parametrize("action, text", [
-    (3, "action 3 in game 1 of the run, step 1, which is not valid in this state"),
-    (9, "action 9 in game 1 of the run, step 1, which is out of range (actions are 0..3)"),
-    (-2, "out of range"),
-    (2.5, "action 2.5 in game 1 of the run, step 1, which is not an integer"),
-    (float("nan"), "action nan"),
-    ("rock", "action 'rock' of type str"),
-    (None, "of type NoneType"),
-])
+@pytest.mark.parametrize(
+    "action, text",
+    [
+        (3, "action 3 in game 1 of the run, step 1, which is not valid in this state"),
+        (9, "action 9 in game 1 of the run, step 1, which is out of range (actions are 0..3)"),
+        (-2, "out of range"),
+        (2.5, "action 2.5 in game 1 of the run, step 1, which is not an integer"),
+        (float("nan"), "action nan"),
+        ("rock", "action 'rock' of type str"),
+        (None, "of type NoneType"),
+    ],
+)
 def test_invalid_action_from_python_agent(env, action, text):
     def agent(state, data):
         return action, data
@@ -188,9 +197,9 @@ def test_progress_callback_is_called_in_chunks(env, monkeypatch):
 def test_chunks_grow_to_a_fraction_of_a_second_and_no_further():
     from makeenv.array import runner
 
-    assert runner.next_chunk(1, 1e-7) == 4                                   # at most 4x a call
+    assert runner.next_chunk(1, 1e-7) == 4  # at most 4x a call
     assert runner.next_chunk(1000, runner.CHUNK_SECONDS / 10) == 4000
-    assert runner.next_chunk(1000, runner.CHUNK_SECONDS * 4) == 250          # a slow game: fewer games
+    assert runner.next_chunk(1000, runner.CHUNK_SECONDS * 4) == 250  # a slow game: fewer games
     assert runner.next_chunk(1, 30.0) == 1
     assert runner.next_chunk(runner.NUMBA_CHUNK, 1e-6) == runner.NUMBA_CHUNK
 
@@ -232,8 +241,12 @@ def test_ctrl_c_stops_a_slow_run_within_seconds_and_prints_the_partial_results(t
     errors = tmp_path / "stderr.txt"
     # 3,000,000 games show a progress bar: its label on stderr says the games started
     with open(errors, "w") as err:
-        process = subprocess.Popen([str(script), "run", "Splendor", "--games", "3000000", "--workers", str(workers)],
-                                   stdout=subprocess.PIPE, stderr=err, text=True)
+        process = subprocess.Popen(
+            [str(script), "run", "Splendor", "--games", "3000000", "--workers", str(workers)],
+            stdout=subprocess.PIPE,
+            stderr=err,
+            text=True,
+        )
         try:
             deadline = time.monotonic() + 240
             while "playing" not in errors.read_text() and process.poll() is None and time.monotonic() < deadline:

@@ -30,7 +30,7 @@ def test_q_learning_beats_level_one():
     assert learned.wins / learned.games > 0.45 and learned.losses / learned.games < 0.1
     untrained = q.evaluate(q.new_agent_data(), 5_000, level=1)  # the same agent before learning
     assert untrained.losses / untrained.games > 0.5
-    table = data[q.TABLE:]
+    table = data[q.TABLE :]
     assert np.count_nonzero(table) > 1_000  # it filled its table ...
-    empty_board_values = table[:q.CELLS]
+    empty_board_values = table[: q.CELLS]
     assert np.argmax(empty_board_values) in (0, 2, 4, 6, 8)  # ... and opens in a corner or the centre

@@ -15,8 +15,14 @@ def layout_section(architecture: str) -> str:
     return match.group(1) if match else ""
 
 
-def catalog_problems(games_dir: Path, specs: Iterable[Any], readme: str, architecture: str,
-                     covered: Iterable[str], package: str = "makeenv.games") -> list[str]:
+def catalog_problems(
+    games_dir: Path,
+    specs: Iterable[Any],
+    readme: str,
+    architecture: str,
+    covered: Iterable[str],
+    package: str = "makeenv.games",
+) -> list[str]:
     """One sentence per gap, naming the folder and how to close it: a game folder (a package under
     ``games_dir``) with no registered ``EnvSpec``, or whose ids are not in ``covered`` (tested),
     not linked from a row of the README's games table, or a folder the layout does not name."""
@@ -27,13 +33,16 @@ def catalog_problems(games_dir: Path, specs: Iterable[Any], readme: str, archite
     table_rows = [line for line in readme.splitlines() if line.startswith("|")]
     layout = layout_section(architecture)
     problems = []
-    for folder in sorted(p.name for p in games_dir.iterdir()
-                         if (p / "__init__.py").is_file() and not p.name.startswith("_")):  # _x/: shared helpers
+    for folder in sorted(
+        p.name for p in games_dir.iterdir() if (p / "__init__.py").is_file() and not p.name.startswith("_")
+    ):  # _x/: shared helpers
         where = f"makeenv/games/{folder}"
         ids = by_module.get(f"{package}.{folder}", [])
         if not ids:
-            problems.append(f"{where}: no registered environment has entry point {package}.{folder}; "
-                            "register it in makeenv/registry.py (register(EnvSpec(...))).")
+            problems.append(
+                f"{where}: no registered environment has entry point {package}.{folder}; "
+                "register it in makeenv/registry.py (register(EnvSpec(...)))."
+            )
         for game in ids:
             link = f"[{game}]({where}/README.md)"
             if not any(link in row for row in table_rows):
@@ -42,6 +51,8 @@ def catalog_problems(games_dir: Path, specs: Iterable[Any], readme: str, archite
             problems.append(f"{where}: not in docs/ARCHITECTURE.md's layout; add {folder}/ to the games/ lines.")
         for game in ids:
             if game not in covered:
-                problems.append(f"{where}: {game} has no tests; an array game needs a golden playthrough "
-                                f"(python -m tests.games.playthroughs --update), a text game a test naming \"{game}\".")
+                problems.append(
+                    f"{where}: {game} has no tests; an array game needs a golden playthrough "
+                    f'(python -m tests.games.playthroughs --update), a text game a test naming "{game}".'
+                )
     return problems

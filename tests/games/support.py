@@ -40,8 +40,11 @@ def player_counts(game: str) -> tuple[int, ...]:
 def setups() -> list[tuple[str, int, bool]]:
     """(game, players, quick) for every registered array game and player count it allows; quick
     marks the default count and QUICK_PLAYER_COUNTS."""
-    return [(game, players, index == 0 or players in QUICK_PLAYER_COUNTS.get(game, ()))
-            for game in ARRAY_GAMES for index, players in enumerate(player_counts(game))]
+    return [
+        (game, players, index == 0 or players in QUICK_PLAYER_COUNTS.get(game, ()))
+        for game in ARRAY_GAMES
+        for index, players in enumerate(player_counts(game))
+    ]
 
 
 def setup_env(game: str, players: int) -> Any:

@@ -42,10 +42,10 @@ def test_capturing_the_last_piece_wins():
     """OpenSpiel's second way to win (its IsTerminal and Returns): White takes Black's last piece.
     OpenSpiel cannot start from a set-up position, so this one is checked on ours alone."""
     env = L.initEnv()
-    env[L.E_BOARD:L.E_BOARD + 64] = L.EMPTY
-    env[L.E_BOARD + 3 * 8 + 3] = L.BLACK_PIECE   # d5
-    env[L.E_BOARD + 4 * 8 + 4] = L.WHITE_PIECE   # e4
-    env[L.E_BOARD + 7 * 8 + 0] = L.WHITE_PIECE   # a1
+    env[L.E_BOARD : L.E_BOARD + 64] = L.EMPTY
+    env[L.E_BOARD + 3 * 8 + 3] = L.BLACK_PIECE  # d5
+    env[L.E_BOARD + 4 * 8 + 4] = L.WHITE_PIECE  # e4
+    env[L.E_BOARD + 7 * 8 + 0] = L.WHITE_PIECE  # a1
     env[L.E_PIECES], env[L.E_PIECES + 1], env[L.E_PLAYER] = 1.0, 2.0, 1.0
     take = 4 * 8 + 4  # e4 takes d5: towards file a
     assert L.isValidAction(L.getAgentState(env), take * 3 + 0)
@@ -77,17 +77,18 @@ def test_sample_env_rebuilds_the_env():
 
 def test_random_play_matches_openspiel():
     """Uniform random play: the same outcome distribution and game length as OpenSpiel's."""
-    results = ENV.evaluate("random", 20_000, np.zeros(2), seed=1)   # agent data as check_env passes: one compiled loop
+    results = ENV.evaluate("random", 20_000, np.zeros(2), seed=1)  # agent data as check_env passes: one compiled loop
     first, second = results.by_seat
     ours = np.array([first.wins / first.games, second.wins / second.games])
     assert results.draws == 0
     theirs, their_length = openspiel_random_outcomes(GAME, 2_000, seed=1)
-    np.testing.assert_allclose(ours, theirs[:2], atol=0.05)       # about 4.5 standard errors (no draws)
-    np.testing.assert_allclose(ours, [0.511, 0.489], atol=0.03)   # OpenSpiel, 10^5 games
+    np.testing.assert_allclose(ours, theirs[:2], atol=0.05)  # about 4.5 standard errors (no draws)
+    np.testing.assert_allclose(ours, [0.511, 0.489], atol=0.03)  # OpenSpiel, 10^5 games
     assert abs(results.mean_steps - their_length) < 1.6 and abs(results.mean_steps - 64.13) < 0.5
 
 
 # ---- the bots ------------------------------------------------------------------------------------
+
 
 def test_evaluation_is_the_same_for_both_sides():
     """evaluate(env, 0) == -evaluate(env, 1): one score, seen from either side."""
@@ -100,7 +101,7 @@ def test_evaluation_is_the_same_for_both_sides():
 def position(black: list[str], white: list[str], to_move: int) -> np.ndarray:
     """An env with pieces on the named squares ("e4") and ``to_move`` to play."""
     env = L.initEnv()
-    env[L.E_BOARD:L.E_BOARD + 64] = L.EMPTY
+    env[L.E_BOARD : L.E_BOARD + 64] = L.EMPTY
     for names, piece in ((black, L.BLACK_PIECE), (white, L.WHITE_PIECE)):
         for name in names:
             env[L.E_BOARD + (8 - int(name[1])) * 8 + ord(name[0]) - ord("a")] = piece
@@ -125,7 +126,7 @@ def test_levels_beat_random():
     level1 = ENV.evaluate("random", 300, level=1, seed=3)
     level2 = ENV.evaluate("random", 30, level=2, seed=3)
     assert level1.win_rate < 0.03  # measured: 0 of 1,000
-    assert level2.win_rate < 0.1   # measured: 0 of 200
+    assert level2.win_rate < 0.1  # measured: 0 of 200
 
 
 @pytest.mark.slow
@@ -135,6 +136,7 @@ def test_level2_beats_level1():
 
 
 # ---- drawings and words --------------------------------------------------------------------------
+
 
 def test_render_and_descriptions_along_random_games():
     rng = random.Random(9)
@@ -160,7 +162,10 @@ def test_render_and_descriptions_along_random_games():
         winner = L.checkEnded(env)
         assert "You won!" in D.render(L.getPlayerState(env, winner))
         assert "Game over: you lost." in D.describe_state(L.getPlayerState(env, 1 - winner))
-    assert D.describe_action(4 * 8 * 3 + 3 * 3 + 1) == "Step the piece on d4 straight forward (to d5 for White, to d3 for Black)"
+    assert (
+        D.describe_action(4 * 8 * 3 + 3 * 3 + 1)
+        == "Step the piece on d4 straight forward (to d5 for White, to d3 for Black)"
+    )
     assert D.describe_action(0) == "Step the piece on a8 off the board (never legal)"
     assert "Unknown" in D.describe_action(192)
     with pytest.raises(ValueError, match="length 74"):
@@ -172,6 +177,7 @@ def test_render_turns_the_board_for_black():
     env = L.initEnv()
     for seat in (0, 1):
         svg = ET.fromstring(D.render(L.getPlayerState(env, seat)))
-        rings = [float(c.get("cy")) for c in svg.iter("{http://www.w3.org/2000/svg}circle")
-                 if c.get("stroke") == D.BLUE]
-        assert len(rings) == 16 and min(rings) > D.TOP + 6 * D.SQUARE   # my pieces on the two bottom rows
+        rings = [
+            float(c.get("cy")) for c in svg.iter("{http://www.w3.org/2000/svg}circle") if c.get("stroke") == D.BLUE
+        ]
+        assert len(rings) == 16 and min(rings) > D.TOP + 6 * D.SQUARE  # my pieces on the two bottom rows

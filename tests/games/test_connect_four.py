@@ -80,8 +80,11 @@ def plain_minimax(mine: int, mask: int, moves: int, depth: int) -> int:
     leaf, value, playable = B.open_node(mine, mask, moves, depth)
     if leaf:
         return value
-    return max(-plain_minimax(mine ^ mask, mask | move, moves + 1, depth - 1)
-               for move in (playable & (B.COLUMN << c * L.H) for c in range(7)) if move)
+    return max(
+        -plain_minimax(mine ^ mask, mask | move, moves + 1, depth - 1)
+        for move in (playable & (B.COLUMN << c * L.H) for c in range(7))
+        if move
+    )
 
 
 def test_alpha_beta_equals_plain_minimax():
@@ -171,8 +174,10 @@ def test_render_and_descriptions_along_random_games():
             if L.checkEnded(env) != -1:
                 break
             L.stepEnv(rng.choice(list(np.flatnonzero(L.getValidActions(L.getAgentState(env))))), env)
-    assert [D.describe_action(a) for a in (0, 6)] == ["Drop a disc in column 1 (of 7, from the left)",
-                                                     "Drop a disc in column 7 (of 7, from the left)"]
+    assert [D.describe_action(a) for a in (0, 6)] == [
+        "Drop a disc in column 1 (of 7, from the left)",
+        "Drop a disc in column 7 (of 7, from the left)",
+    ]
     assert "Unknown" in D.describe_action(7)
     with pytest.raises(ValueError, match="length 89"):
         D.render(np.zeros(5))

@@ -29,7 +29,7 @@ class Reference:
 
     def __init__(self, env: np.ndarray):
         self.hands = [{c for c in range(52) if env[c] == p + 1} for p in range(4)]
-        self.talon = [int(c) for c in env[L.E_TALON:L.E_TALON + 20]]
+        self.talon = [int(c) for c in env[L.E_TALON : L.E_TALON + 20]]
         self.trump = self.talon[-1] // 13
         self.defender, self.attacker, self.passes = 1, 0, 0
         self.table: list[int] = []
@@ -112,10 +112,10 @@ def test_same_games_as_the_reference():
             assert list(np.flatnonzero(L.getValidActions(state))) == valid
             if game % 4 == 0:
                 assert [a for a in range(-1, 54) if L.isValidAction(state, a)] == valid
-            assert set(np.flatnonzero(state[L.S_HAND:L.S_HAND + 52])) == ref.hands[player]
+            assert set(np.flatnonzero(state[L.S_HAND : L.S_HAND + 52])) == ref.hands[player]
             assert state[L.S_TALON] == len(ref.talon)
             others = [len(ref.hands[(player + k) % 4]) for k in (1, 2, 3)]
-            assert list(state[L.S_OTHER_COUNTS:L.S_OTHER_COUNTS + 3]) == others
+            assert list(state[L.S_OTHER_COUNTS : L.S_OTHER_COUNTS + 3]) == others
             action = rng.choice(valid)
             ref.step(action)
             L.stepEnv(action, env)
@@ -207,10 +207,12 @@ def test_sample_env_deals_only_what_the_state_hides():
                     assert sampled[c] == env[c]
             if state[L.S_TALON] > 0:
                 assert sampled[L.E_TALON + 19] == env[L.E_TRUMP_CARD]
-                talon = {int(c) for c in sampled[L.E_TALON + 20 - int(state[L.S_TALON]):L.E_TALON + 20]}
+                talon = {int(c) for c in sampled[L.E_TALON + 20 - int(state[L.S_TALON]) : L.E_TALON + 20]}
                 assert all(sampled[c] == 0 for c in talon) and len(talon) == state[L.S_TALON]
             deals.add(tuple(sampled[:52]))
-        hidden = sum(state[L.S_OTHER_COUNTS:L.S_OTHER_COUNTS + 3]) - np.count_nonzero(state[L.S_KNOWN:L.S_KNOWN + 52])
+        hidden = sum(state[L.S_OTHER_COUNTS : L.S_OTHER_COUNTS + 3]) - np.count_nonzero(
+            state[L.S_KNOWN : L.S_KNOWN + 52]
+        )
         if hidden >= 2:
             assert len(deals) > 1  # the unseen cards are dealt anew each time
 
@@ -243,9 +245,9 @@ def test_render_and_words():
         clickable = set(clickable_actions(root))
         assert clickable == set(np.flatnonzero(L.getValidActions(state)).tolist())
         words = D.describe_state(state)
-        for c in np.flatnonzero(state[L.S_HAND:L.S_HAND + 52]):
+        for c in np.flatnonzero(state[L.S_HAND : L.S_HAND + 52]):
             assert D.card_short(int(c)) in words
-        assert ("Trump: " + L.SUIT_NAMES[int(np.argmax(state[L.S_TRUMP_SUIT:L.S_TRUMP_SUIT + 4]))]) in words
+        assert ("Trump: " + L.SUIT_NAMES[int(np.argmax(state[L.S_TRUMP_SUIT : L.S_TRUMP_SUIT + 4]))]) in words
     assert D.describe_action(50) == "Play King of Hearts"
     assert D.describe_action(0) == "Play Two of Spades"
     assert D.describe_action(52).startswith("Pass")

@@ -33,9 +33,11 @@ SLOW_LOOP_GAMES = frozenset({"Durak", "SushiGo"})
 
 def setup_params(only: frozenset[str] | None = None) -> list:
     """pytest params (game, players) for every game and player count, the non-quick ones slow."""
-    return [pytest.param(game, players, id=f"{game}-{players}p",
-                         marks=() if quick else pytest.mark.slow)
-            for game, players, quick in setups() if only is None or game in only]
+    return [
+        pytest.param(game, players, id=f"{game}-{players}p", marks=() if quick else pytest.mark.slow)
+        for game, players, quick in setups()
+        if only is None or game in only
+    ]
 
 
 @pytest.mark.parametrize("game, players", setup_params())
@@ -60,11 +62,13 @@ def test_check_env_runs_games(game, players):
 
 def seed_agent(env):
     """The seed's idiom: a numba agent calling the game's functions through the env object."""
+
     @njit
     def agent(state, data):
         valid = env.getValidActions(state)
         idx = np.where(valid == 1)[0]
         return idx[np.random.randint(0, len(idx))], data
+
     return agent
 
 
@@ -120,6 +124,7 @@ def test_drawings_and_words_along_a_game(game):
 
 # ---- the classics against OpenSpiel --------------------------------------------------------------
 
+
 def replay_params() -> list:
     from tests.games.openspiel_replays import REPLAYS
 
@@ -145,6 +150,7 @@ def test_every_classic_is_replayed():
 
 # ---- the catalog ---------------------------------------------------------------------------------
 
+
 def covered_ids() -> set[str]:
     """Array games: parametrized here and with a golden playthrough; text games: named by a test."""
     recorded = {p.stem.split("-")[0] for p in playthroughs.FOLDER.glob("*.txt")}
@@ -155,8 +161,12 @@ def covered_ids() -> set[str]:
 
 def test_every_game_folder_is_registered_tested_and_documented():
     problems = catalog.catalog_problems(
-        ROOT / "makeenv" / "games", REGISTRY.values(), (ROOT / "README.md").read_text(),
-        (ROOT / "docs" / "ARCHITECTURE.md").read_text(), covered_ids())
+        ROOT / "makeenv" / "games",
+        REGISTRY.values(),
+        (ROOT / "README.md").read_text(),
+        (ROOT / "docs" / "ARCHITECTURE.md").read_text(),
+        covered_ids(),
+    )
     assert not problems, "\n".join(problems)
 
 
@@ -167,10 +177,11 @@ def test_the_catalog_guard_finds_a_game_left_out(tmp_path):
         (tmp_path / folder).mkdir()
         (tmp_path / folder / "__init__.py").write_text("")
     (tmp_path / "__pycache__").mkdir()
-    specs = [makeenv.registry.EnvSpec("Alpha", "array", "makeenv.games.alpha"),
-             makeenv.registry.EnvSpec("Gamma", "text", "makeenv.games.gamma:GammaEnv")]
-    readme = ("| game |\n|---|\n| [Alpha](makeenv/games/alpha/README.md) |\n"
-              "| [Beta](makeenv/games/beta/README.md) |\n")
+    specs = [
+        makeenv.registry.EnvSpec("Alpha", "array", "makeenv.games.alpha"),
+        makeenv.registry.EnvSpec("Gamma", "text", "makeenv.games.gamma:GammaEnv"),
+    ]
+    readme = "| game |\n|---|\n| [Alpha](makeenv/games/alpha/README.md) |\n| [Beta](makeenv/games/beta/README.md) |\n"
     architecture = "## Layout\n\n```\n  games/\n    alpha/ beta/ gamma/\n```\n"
     problems = catalog.catalog_problems(tmp_path, specs, readme, architecture, covered={"Alpha"})
     assert problems == [
@@ -179,19 +190,28 @@ def test_the_catalog_guard_finds_a_game_left_out(tmp_path):
         "makeenv/games/gamma: Gamma is not in README.md's games table; add a row "
         "| [Gamma](makeenv/games/gamma/README.md) | ... |.",
         "makeenv/games/gamma: Gamma has no tests; an array game needs a golden playthrough "
-        "(python -m tests.games.playthroughs --update), a text game a test naming \"Gamma\".",
+        '(python -m tests.games.playthroughs --update), a text game a test naming "Gamma".',
     ]
-    ok = catalog.catalog_problems(tmp_path, specs, readme.replace("Beta](", "Gamma](").replace("beta/", "gamma/"),
-                                  architecture.replace(" beta/", ""), covered={"Alpha", "Gamma"})
-    assert ok == ["makeenv/games/beta: no registered environment has entry point makeenv.games.beta; "
-                  "register it in makeenv/registry.py (register(EnvSpec(...))).",
-                  "makeenv/games/beta: not in docs/ARCHITECTURE.md's layout; add beta/ to the games/ lines."]
+    ok = catalog.catalog_problems(
+        tmp_path,
+        specs,
+        readme.replace("Beta](", "Gamma](").replace("beta/", "gamma/"),
+        architecture.replace(" beta/", ""),
+        covered={"Alpha", "Gamma"},
+    )
+    assert ok == [
+        "makeenv/games/beta: no registered environment has entry point makeenv.games.beta; "
+        "register it in makeenv/registry.py (register(EnvSpec(...))).",
+        "makeenv/games/beta: not in docs/ARCHITECTURE.md's layout; add beta/ to the games/ lines.",
+    ]
 
 
 # ---- golden playthroughs -------------------------------------------------------------------------
 
-@pytest.mark.parametrize("game, players", [(g, p) for g, p, _ in setups()],
-                         ids=[playthroughs.golden_name(g, p) for g, p, _ in setups()])
+
+@pytest.mark.parametrize(
+    "game, players", [(g, p) for g, p, _ in setups()], ids=[playthroughs.golden_name(g, p) for g, p, _ in setups()]
+)
 def test_seeded_game_plays_as_recorded(game, players):
     """A seeded random game, in words, is the one recorded under tests/games/playthroughs/."""
     problem = playthroughs.compare(setup_env(game, players), playthroughs.golden_path(game, players))
@@ -202,8 +222,7 @@ def test_a_rules_change_shows_in_the_playthrough(tmp_path):
     """A copy of TicTacToe where two marks in the middle column's lower cells win plays differently from
     the record: the comparison fails with a unified diff and names the regenerate command."""
     folder = tmp_path / "tic_tac_toe"
-    shutil.copytree(ROOT / "makeenv" / "games" / "tic_tac_toe", folder,
-                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(ROOT / "makeenv" / "games" / "tic_tac_toe", folder, ignore=shutil.ignore_patterns("__pycache__"))
     logic = folder / "logic.py"
     source = logic.read_text()
     assert source.count(" 0b010010010,") == 1

@@ -29,7 +29,7 @@ def seed_numba(seed):
 
 
 def hand(env, p):
-    return env[L.E_HANDS + L.HAND_KINDS * p:L.E_HANDS + L.HAND_KINDS * (p + 1)]
+    return env[L.E_HANDS + L.HAND_KINDS * p : L.E_HANDS + L.HAND_KINDS * (p + 1)]
 
 
 def set_hand(env, p, cards: dict[int, int]) -> None:
@@ -39,7 +39,7 @@ def set_hand(env, p, cards: dict[int, int]) -> None:
 
 
 def set_pile(env, kinds_bottom_first) -> None:
-    env[L.E_PILE:L.E_PILE + L.MAX_PILE] = 0.0
+    env[L.E_PILE : L.E_PILE + L.MAX_PILE] = 0.0
     for i, kind in enumerate(kinds_bottom_first):
         env[L.E_PILE + i] = kind
     env[L.E_PILE_SIZE] = len(kinds_bottom_first)
@@ -58,8 +58,9 @@ def table(players=5, seed=0, hands=None, pile=(TACO, RAINBOW, BEARD, KITTEN, POT
 def play(env, *actions):
     for action in actions:
         state = L.getAgentState(env)
-        assert L.getValidActions(state)[action] == 1.0, \
+        assert L.getValidActions(state)[action] == 1.0, (
             f"{describe_action(action)} should be valid for player {L.getCurrentPlayer(env)}"
+        )
         L.stepEnv(action, env)
     return env
 
@@ -80,23 +81,26 @@ def env5():
 def test_setup(players, kittens, spare_defuses):
     seed_numba(players)
     env = L.initEnv(players)
-    pile = env[L.E_PILE:L.E_PILE + int(env[L.E_PILE_SIZE])]
+    pile = env[L.E_PILE : L.E_PILE + int(env[L.E_PILE_SIZE])]
     assert env[L.E_PILE_SIZE] == 46 - 4 * players + spare_defuses + kittens
     assert (pile == KITTEN).sum() == kittens and (pile == DEFUSE).sum() == spare_defuses
     for p in range(players):
         assert hand(env, p).sum() == 5 and hand(env, p)[DEFUSE] == 1
     state = L.getAgentState(env)
-    assert state[L.S_PLAYERS] == players and state[L.S_CARDS:L.S_CARDS + 5].tolist() == [5] * players + [0] * (5 - players)
+    assert state[L.S_PLAYERS] == players and state[L.S_CARDS : L.S_CARDS + 5].tolist() == [5] * players + [0] * (
+        5 - players
+    )
 
 
 # ---- the rules ----------------------------------------------------------------------------------
 
+
 def test_drawing_ends_the_turn_and_a_kitten_without_defuse_eliminates():
     env = table(hands={0: {TACO: 1}, 1: {DEFUSE: 1}})
-    play(env, L.A_DRAW)                        # player 0 draws the Cattermelon
+    play(env, L.A_DRAW)  # player 0 draws the Cattermelon
     assert hand(env, 0)[MELON] == 1 and L.getCurrentPlayer(env) == 1
-    play(env, L.A_DRAW)                        # player 1 draws the Hairy Potato Cat
-    play(env, L.A_DRAW)                        # player 2 draws the kitten, no Defuse: out
+    play(env, L.A_DRAW)  # player 1 draws the Hairy Potato Cat
+    play(env, L.A_DRAW)  # player 2 draws the kitten, no Defuse: out
     assert env[L.E_ALIVE + 2] == 0 and env[L.E_DISCARD + KITTEN] == 1
     assert L.getCurrentPlayer(env) == 3 and L.checkEnded(env) == -1
 
@@ -105,7 +109,7 @@ def test_defuse_puts_the_kitten_back_into_the_pile():
     env = table(hands={0: {DEFUSE: 1, TACO: 1}}, pile=(TACO, RAINBOW, KITTEN))
     play(env, L.A_DRAW)
     assert env[L.E_ALIVE] == 1 and hand(env, 0)[DEFUSE] == 0 and env[L.E_DISCARD + DEFUSE] == 1
-    pile = env[L.E_PILE:L.E_PILE + int(env[L.E_PILE_SIZE])]
+    pile = env[L.E_PILE : L.E_PILE + int(env[L.E_PILE_SIZE])]
     assert sorted(pile.tolist()) == sorted([TACO, RAINBOW, KITTEN])
 
 
@@ -121,11 +125,11 @@ def test_attack_makes_the_next_player_draw_twice_and_stacks():
     env = table(hands={0: {ATTACK: 1}, 1: {ATTACK: 1}})
     play(env, ATTACK)
     assert L.getCurrentPlayer(env) == 1 and env[L.E_DRAWS] == 2
-    play(env, ATTACK)                          # attacked while owing two: the next owes four
+    play(env, ATTACK)  # attacked while owing two: the next owes four
     assert L.getCurrentPlayer(env) == 2 and env[L.E_DRAWS] == 4
-    play(env, L.A_DRAW)                        # draws Melon, Potato, then the kitten: out
+    play(env, L.A_DRAW)  # draws Melon, Potato, then the kitten: out
     assert env[L.E_ALIVE + 2] == 0 and hand(env, 2).sum() == 0
-    assert env[L.E_OUT + MELON] == 1 and env[L.E_OUT + POTATO] == 1   # the hand leaves the game
+    assert env[L.E_OUT + MELON] == 1 and env[L.E_OUT + POTATO] == 1  # the hand leaves the game
 
 
 def test_skip_ends_one_owed_draw():
@@ -140,21 +144,23 @@ def test_see_the_future_shows_the_top_three_to_the_player_only():
     env = table(hands={0: {FUTURE: 1}})
     play(env, FUTURE)
     state = L.getAgentState(env)
-    seen = [int(np.argmax(state[L.S_FUTURE + 13 * i:L.S_FUTURE + 13 * (i + 1)])) for i in range(3)]
+    seen = [int(np.argmax(state[L.S_FUTURE + 13 * i : L.S_FUTURE + 13 * (i + 1)])) for i in range(3)]
     assert seen == [MELON, POTATO, KITTEN]
-    assert L.getPlayerState(env, 1)[L.S_FUTURE:L.S_FUTURE + 39].sum() == 0
-    assert "You saw the top of the pile: Cattermelon, then Hairy Potato Cat, then Exploding Kitten" in describe_state(state)
+    assert L.getPlayerState(env, 1)[L.S_FUTURE : L.S_FUTURE + 39].sum() == 0
+    assert "You saw the top of the pile: Cattermelon, then Hairy Potato Cat, then Exploding Kitten" in describe_state(
+        state
+    )
 
 
 def test_nope_round_asks_each_nope_holder_once_and_main_may_nope_back():
     env = table(hands={0: {SKIP: 1, NOPE: 1}, 2: {NOPE: 1}, 3: {NOPE: 1}})
     play(env, SKIP)
-    assert env[L.E_PHASE] == L.NOPING and L.getCurrentPlayer(env) == 2   # player 1 holds no Nope: skipped
+    assert env[L.E_PHASE] == L.NOPING and L.getCurrentPlayer(env) == 2  # player 1 holds no Nope: skipped
     play(env, L.A_NOPE)
     assert L.getCurrentPlayer(env) == 3
     play(env, L.A_PASS)
-    assert L.getCurrentPlayer(env) == 0 and L.getAgentState(env)[L.S_NOPED] == 1   # Noped: main decides
-    play(env, L.A_NOPE)                        # Nope back: the Skip happens
+    assert L.getCurrentPlayer(env) == 0 and L.getAgentState(env)[L.S_NOPED] == 1  # Noped: main decides
+    play(env, L.A_NOPE)  # Nope back: the Skip happens
     assert L.getCurrentPlayer(env) == 1 and env[L.E_DISCARD + NOPE] == 2
 
 
@@ -170,7 +176,7 @@ def test_an_action_left_noped_is_cancelled():
 def test_favor_target_gives_a_card_of_its_choice():
     env = table(hands={0: {FAVOR: 1}, 2: {DEFUSE: 1, TACO: 1}})
     play(env, FAVOR)
-    assert valid(env) == [L.A_TARGET + 1]       # only player 2 holds cards
+    assert valid(env) == [L.A_TARGET + 1]  # only player 2 holds cards
     play(env, L.A_TARGET + 1)
     assert L.getCurrentPlayer(env) == 2 and valid(env) == [L.A_GIVE + TACO, L.A_GIVE + DEFUSE]
     play(env, L.A_GIVE + TACO)
@@ -181,7 +187,7 @@ def test_first_turn_targets_are_the_players_after_the_main_player():
     """Deliberate difference: vis/ENV's first turn maps the targets to players 2, 3, 4 and 0."""
     env = table(hands={0: {BEARD: 2}, 1: {DEFUSE: 1}, 2: {TACO: 1}})
     play(env, L.A_PAIR, L.A_DISCARD + BEARD)
-    assert valid(env) == [L.A_TARGET, L.A_TARGET + 1]   # players 1 and 2, never player 0 itself
+    assert valid(env) == [L.A_TARGET, L.A_TARGET + 1]  # players 1 and 2, never player 0 itself
     play(env, L.A_TARGET)
     assert hand(env, 0)[DEFUSE] == 1 and hand(env, 1).sum() == 0
 
@@ -193,7 +199,7 @@ def test_three_alike_names_a_card_and_five_different_take_from_the_discard_pile(
     hand(env, 0)[RAINBOW] = 1
     play(env, L.A_FIVE)
     play(env, L.A_DISCARD + NOPE)
-    assert L.A_DISCARD + NOPE not in valid(env)   # five different kinds
+    assert L.A_DISCARD + NOPE not in valid(env)  # five different kinds
     play(env, L.A_DISCARD + SKIP, L.A_DISCARD + SHUFFLE, L.A_DISCARD + MELON, L.A_DISCARD + RAINBOW)
     assert L.A_TAKE + TACO in valid(env) and L.A_TAKE + DEFUSE not in valid(env)
     play(env, L.A_TAKE + TACO)
@@ -218,27 +224,36 @@ def test_sample_env_keeps_what_the_state_shows_and_redeals_the_rest():
         for sample in samples:
             assert np.array_equal(L.getAgentState(sample), state)
             assert L.getCurrentPlayer(sample) == L.getCurrentPlayer(env)
-            for kind in range(L.HAND_KINDS):   # the same cards in play, wherever they are
+            for kind in range(L.HAND_KINDS):  # the same cards in play, wherever they are
                 in_hands = sum(hand(sample, p)[kind] for p in range(4))
-                in_pile = (sample[L.E_PILE:L.E_PILE + int(sample[L.E_PILE_SIZE])] == kind).sum()
-                assert in_hands + in_pile == sum(hand(env, p)[kind] for p in range(4)) + \
-                    (env[L.E_PILE:L.E_PILE + int(env[L.E_PILE_SIZE])] == kind).sum()
-        future = [int(np.argmax(state[L.S_FUTURE + 13 * i:L.S_FUTURE + 13 * (i + 1)]))
-                  for i in range(3) if state[L.S_FUTURE + 13 * i:L.S_FUTURE + 13 * (i + 1)].any()]
+                in_pile = (sample[L.E_PILE : L.E_PILE + int(sample[L.E_PILE_SIZE])] == kind).sum()
+                assert (
+                    in_hands + in_pile
+                    == sum(hand(env, p)[kind] for p in range(4))
+                    + (env[L.E_PILE : L.E_PILE + int(env[L.E_PILE_SIZE])] == kind).sum()
+                )
+        future = [
+            int(np.argmax(state[L.S_FUTURE + 13 * i : L.S_FUTURE + 13 * (i + 1)]))
+            for i in range(3)
+            if state[L.S_FUTURE + 13 * i : L.S_FUTURE + 13 * (i + 1)].any()
+        ]
         if future:
             seen_future += 1
-            for sample in samples:   # the cards I saw stay on top, in order
+            for sample in samples:  # the cards I saw stay on top, in order
                 size = int(sample[L.E_PILE_SIZE])
                 assert [int(sample[L.E_PILE + size - 1 - i]) for i in range(len(future))] == future
-        others = {tuple(np.concatenate([hand(s, p) for p in range(4) if p != L.getCurrentPlayer(env)])) for s in samples}
-        if state[L.S_CARDS + 1:L.S_CARDS + 4].sum() > 2:
-            varied += len(others) > 1   # the others' hands are dealt anew
+        others = {
+            tuple(np.concatenate([hand(s, p) for p in range(4) if p != L.getCurrentPlayer(env)])) for s in samples
+        }
+        if state[L.S_CARDS + 1 : L.S_CARDS + 4].sum() > 2:
+            varied += len(others) > 1  # the others' hands are dealt anew
             eligible += 1
         checked += 1
     assert checked > 100 and seen_future > 3 and varied > 0.8 * eligible
 
 
 # ---- random play against the vis/ENV library's figures --------------------------------------------
+
 
 def test_random_play_matches_vis_env(env5):
     results = env5.evaluate("random", 20000, seed=7)
@@ -252,18 +267,19 @@ def test_random_play_matches_vis_env(env5):
 
 # ---- the bots ------------------------------------------------------------------------------------
 
+
 def test_random_agent_wins_less_against_careful_bots(env5):
     results = env5.evaluate("random", 4000, level=1, seed=11)
-    assert results.wins / results.games < 0.16      # 0.20 against random bots
+    assert results.wins / results.games < 0.16  # 0.20 against random bots
 
 
 @pytest.mark.slow
 def test_sampler_beats_careful():
     env = makeenv.make("ExplodingKittens", players=2)
     data = np.zeros(16)
-    data[0] = 200   # half the level's rollouts, to keep the test short
+    data[0] = 200  # half the level's rollouts, to keep the test short
     results = env.evaluate(sampler, 300, data, level=1, seed=5)
-    assert results.wins / results.games > 0.56     # 0.5 would be even
+    assert results.wins / results.games > 0.56  # 0.5 would be even
 
 
 def test_bots_play_only_valid_actions():
@@ -281,6 +297,7 @@ def test_bots_play_only_valid_actions():
 
 
 # ---- drawings and words --------------------------------------------------------------------------
+
 
 def test_render_and_words_for_sampled_states():
     seed_numba(9)

@@ -29,8 +29,13 @@ def test_sizes():
 
 def test_openspiel_defaults_are_the_rules_here():
     params = GAME.get_parameters()
-    assert (params["num_cards"], params["players"], params["points_order"], params["returns_type"],
-            params["imp_info"]) == (13, 2, "random", "win_loss", False)
+    assert (
+        params["num_cards"],
+        params["players"],
+        params["points_order"],
+        params["returns_type"],
+        params["imp_info"],
+    ) == (13, 2, "random", "win_loss", False)
 
 
 # ---- the same games as OpenSpiel ----------------------------------------------------------------
@@ -81,6 +86,7 @@ def test_random_play_matches_openspiel():
 
 # ---- sampling the hidden parts -------------------------------------------------------------------
 
+
 def test_sample_env_shuffles_the_face_down_prizes_and_the_hidden_bid():
     env = L.initEnv()
     for action in (4, 9, 7):  # a round, then player 0 bids 8; player 1 to move
@@ -90,7 +96,7 @@ def test_sample_env_shuffles_the_face_down_prizes_and_the_hidden_bid():
     for _ in range(400):
         world = L.sampleEnv(state)
         assert L.getCurrentPlayer(world) == 1
-        np.testing.assert_array_equal(world[L.E_PRIZES:L.E_PRIZES + 2], env[L.E_PRIZES:L.E_PRIZES + 2])
+        np.testing.assert_array_equal(world[L.E_PRIZES : L.E_PRIZES + 2], env[L.E_PRIZES : L.E_PRIZES + 2])
         next_prizes.add(world[L.E_PRIZES + 2])
         hidden_bids.add(world[L.E_BIDS])
     face_down = {k for k in range(13) if state[L.S_DECK + k] == 1.0}
@@ -100,9 +106,10 @@ def test_sample_env_shuffles_the_face_down_prizes_and_the_hidden_bid():
 
 # ---- the bots -----------------------------------------------------------------------------------
 
+
 def test_level1_matches_the_prize_rank():
     env = L.initEnv()
-    env[L.E_PRIZES:L.E_PRIZES + 13] = [6, 0, 12, 1, 2, 3, 4, 5, 7, 8, 9, 10, 11]
+    env[L.E_PRIZES : L.E_PRIZES + 13] = [6, 0, 12, 1, 2, 3, 4, 5, 7, 8, 9, 10, 11]
     assert B.rank_matcher(L.getAgentState(env), np.zeros(1))[0] == 6  # full hand: the prize's own card
     L.stepEnv(2, env)
     L.stepEnv(6, env)  # player 1 spends its 7 on the 7
@@ -114,6 +121,7 @@ def test_level1_matches_the_prize_rank():
 def test_level2_reads_its_opponent():
     """The chance level 2 gives to its opponent following level 1's rule rises with each bid that
     follows it, and drops at one that does not."""
+
     def play_round(env, follow: bool) -> None:
         L.stepEnv(int(np.flatnonzero(L.getValidActions(L.getAgentState(env)))[0]), env)
         state = L.getAgentState(env)
@@ -147,6 +155,7 @@ def test_level2_beats_level1_and_random():
 
 # ---- drawing and words -------------------------------------------------------------------------
 
+
 def test_render_and_descriptions_along_random_games():
     rng = random.Random(9)
     for _ in range(12):
@@ -163,7 +172,7 @@ def test_render_and_descriptions_along_random_games():
                 if L.checkEnded(env) == -1:
                     hand = " ".join(str(k + 1) for k in range(13) if state[L.S_HAND + k] == 1.0)
                     assert f"Your hand: {hand}." in text
-                    assert f"the prize is {int(np.argmax(state[L.S_PRIZE:L.S_PRIZE + 13])) + 1}." in text
+                    assert f"the prize is {int(np.argmax(state[L.S_PRIZE : L.S_PRIZE + 13])) + 1}." in text
             if L.checkEnded(env) != -1:
                 text = D.describe_state(L.getPlayerState(env, 0))
                 assert "The game is over" in text and ("You won" in text) == (L.checkEnded(env) == 0)

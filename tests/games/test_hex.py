@@ -48,7 +48,7 @@ def random_position(rng: random.Random, moves: int) -> np.ndarray:
 def test_which_diagonal_joins():
     """Cell (r, c) touches (r + 1, c - 1), not (r + 1, c + 1): Black's eleven stones on the diagonal
     k1..a11 win, on the diagonal a1..k11 they do not. Checked in both implementations."""
-    white = list(range(1, 10)) + [10 * 11 + 1]        # b1..j1 and b11: never joins left to right
+    white = list(range(1, 10)) + [10 * 11 + 1]  # b1..j1 and b11: never joins left to right
     for diagonal, black_wins in (([r * 11 + 10 - r for r in range(11)], True), ([r * 12 for r in range(11)], False)):
         os_state, env = GAME.new_initial_state(), L.initEnv()
         for move in range(11):
@@ -86,7 +86,7 @@ def test_sample_env_rebuilds_the_env():
 
 def groups(env: np.ndarray) -> set[frozenset[int]]:
     """The union-find's groups as sets of nodes."""
-    parent = env[L.E_PARENT:L.E_PARENT + L.NUM_NODES]
+    parent = env[L.E_PARENT : L.E_PARENT + L.NUM_NODES]
     by_root: dict[int, set[int]] = {}
     for node in range(L.NUM_NODES):
         root = L.find(parent.copy(), node)
@@ -96,7 +96,7 @@ def groups(env: np.ndarray) -> set[frozenset[int]]:
 
 def test_random_play_matches_openspiel():
     """Uniform random play: the same outcome distribution and game length as OpenSpiel's."""
-    results = ENV.evaluate("random", 20_000, np.zeros(2), seed=1)   # agent data as check_env passes: one compiled loop
+    results = ENV.evaluate("random", 20_000, np.zeros(2), seed=1)  # agent data as check_env passes: one compiled loop
     first, second = results.by_seat
     ours = np.array([first.wins / first.games, second.wins / second.games])
     assert results.draws == 0
@@ -108,12 +108,13 @@ def test_random_play_matches_openspiel():
             state.apply_action(rng.choice(state.legal_actions()))
             moves += 1
         counts[0 if state.returns()[0] > 0 else 1] += 1
-    np.testing.assert_allclose(ours, counts / 1_000, atol=0.07)   # about 4.5 standard errors
-    np.testing.assert_allclose(ours, [0.523, 0.477], atol=0.03)    # OpenSpiel, 3 * 10^5 games
+    np.testing.assert_allclose(ours, counts / 1_000, atol=0.07)  # about 4.5 standard errors
+    np.testing.assert_allclose(ours, [0.523, 0.477], atol=0.03)  # OpenSpiel, 3 * 10^5 games
     assert abs(results.mean_steps - moves / 1_000) < 1.6 and abs(results.mean_steps - 107.51) < 0.35
 
 
 # ---- the bots ------------------------------------------------------------------------------------
+
 
 def test_a_filled_board_names_the_first_to_connect():
     """The playouts' shortcut: filling the empty cells in turn and looking at the full board gives
@@ -145,12 +146,12 @@ def test_shortest_path_distance():
     assert B.edge_distance(board, 0, queue, dist) == 11 and B.edge_distance(board, 1, queue, dist) == 11
     for row in range(11):
         if row != 4:
-            board[row * 11 + 3] = L.BLACK_STONE      # column d but d5
+            board[row * 11 + 3] = L.BLACK_STONE  # column d but d5
     assert B.edge_distance(board, 0, queue, dist) == 1
-    board[4 * 11 + 3] = L.WHITE_STONE                # White on d5: Black goes round through two cells
+    board[4 * 11 + 3] = L.WHITE_STONE  # White on d5: Black goes round through two cells
     assert B.edge_distance(board, 0, queue, dist) == 2
-    assert B.edge_distance(board, 1, queue, dist) == 10   # White crosses on row 5 through its own d5
-    board[4 * 11:5 * 11] = L.WHITE_STONE             # all of row 5: White has joined, Black is cut off
+    assert B.edge_distance(board, 1, queue, dist) == 10  # White crosses on row 5 through its own d5
+    board[4 * 11 : 5 * 11] = L.WHITE_STONE  # all of row 5: White has joined, Black is cut off
     assert B.edge_distance(board, 1, queue, dist) == 0 and B.edge_distance(board, 0, queue, dist) == B.FAR
 
 
@@ -173,7 +174,7 @@ def test_levels_beat_random():
     level1 = ENV.evaluate("random", 200, level=1, seed=3)
     level2 = ENV.evaluate("random", 10, level=2, seed=3)
     assert level1.win_rate < 0.03  # measured: 0 of 1,000
-    assert level2.win_rate < 0.2   # measured: 0 of 100
+    assert level2.win_rate < 0.2  # measured: 0 of 100
 
 
 @pytest.mark.slow
@@ -183,6 +184,7 @@ def test_level2_beats_level1():
 
 
 # ---- drawings and words --------------------------------------------------------------------------
+
 
 def test_render_and_descriptions_along_random_games():
     rng = random.Random(9)
@@ -204,11 +206,13 @@ def test_render_and_descriptions_along_random_games():
             L.stepEnv(int(rng.choice(np.flatnonzero(L.getValidActions(L.getAgentState(env))))), env)
         winner = L.checkEnded(env)
         won = D.render(L.getPlayerState(env, winner))
-        assert "You won!" in won and 'stroke-width="3.5"' in won   # the winning chain is ringed
+        assert "You won!" in won and 'stroke-width="3.5"' in won  # the winning chain is ringed
         assert "Game over: you lost." in D.describe_state(L.getPlayerState(env, 1 - winner))
     assert [D.describe_action(a) for a in (0, 60, 120)] == [
-        "Place a stone on a1 (column a, row 1)", "Place a stone on f6 (column f, row 6)",
-        "Place a stone on k11 (column k, row 11)"]
+        "Place a stone on a1 (column a, row 1)",
+        "Place a stone on f6 (column f, row 6)",
+        "Place a stone on k11 (column k, row 11)",
+    ]
     assert "Unknown" in D.describe_action(121)
     with pytest.raises(ValueError, match="length 128"):
         D.render(np.zeros(5))

@@ -38,7 +38,7 @@ def test_random_play_matches_openspiel():
     first = results.by_seat[0]
     theirs = openspiel_random_play(GAME, 20_000, seed=2)
     # OpenSpiel, 10^6 hands: first player wins 0.5629, returns +0.1263 (sd 1.45), 2.2496 moves
-    assert abs(first.wins / first.games - theirs["first_wins"]) < 0.025          # ~4.5 standard errors
+    assert abs(first.wins / first.games - theirs["first_wins"]) < 0.025  # ~4.5 standard errors
     assert abs(first.total_return / first.games - theirs["first_return"]) < 0.08
     assert abs(results.mean_steps - theirs["moves"]) < 0.03
     assert abs(results.mean_steps - 2.2496) < 0.02 and results.draws == 0
@@ -46,7 +46,7 @@ def test_random_play_matches_openspiel():
 
 def test_every_deal_is_equally_likely():
     deals = L.allDeals()
-    assert len({tuple(d[L.E_CARD:L.E_CARD + 2]) for d in deals}) == 6
+    assert len({tuple(d[L.E_CARD : L.E_CARD + 2]) for d in deals}) == 6
     counts = {}
     for _ in range(6000):
         env = L.initEnv()
@@ -60,8 +60,7 @@ def test_the_opponent_card_stays_hidden_until_a_showdown():
     for _ in range(300):
         env = L.initEnv()
         while True:
-            compared += hidden_cards_stay_hidden(
-                L, env, lambda e, p: [] if e[L.E_SHOWDOWN] else [L.E_CARD + 1 - p])
+            compared += hidden_cards_stay_hidden(L, env, lambda e, p: [] if e[L.E_SHOWDOWN] else [L.E_CARD + 1 - p])
             if L.checkEnded(env) != -1:
                 break
             L.stepEnv(rng.randrange(2), env)
@@ -87,6 +86,7 @@ def test_level2_is_a_nash_equilibrium():
     assert O.exploitability(kuhn_poker, lambda s: B.nash_policy(s, DATA)) < 1e-9
     nash = lambda s: B.nash_policy(s, DATA)  # noqa: E731
     from open_spiel.python.algorithms.expected_game_score import policy_value
+
     table = O.openspiel_policy(kuhn_poker, nash)
     assert policy_value(GAME.new_initial_state(), [table, table])[0] == pytest.approx(-1 / 18)
 
@@ -120,7 +120,7 @@ def test_levels_in_play():
     """The bots as the runner plays them: each level beats the one below, by the exact amounts."""
     vs_random = ENV.evaluate(ENV.bot(1), 100_000, DATA, level=0, seed=5)
     vs_level1 = ENV.evaluate(ENV.bot(2), 200_000, DATA, level=1, seed=5)
-    assert abs(vs_random.mean_return - 1 / 3) < 0.025    # sd 1.4 per hand: ~5 standard errors
+    assert abs(vs_random.mean_return - 1 / 3) < 0.025  # sd 1.4 per hand: ~5 standard errors
     assert abs(vs_level1.mean_return - 5 / 72) < 0.02
 
 

@@ -42,15 +42,15 @@ def test_random_play_matches_openspiel():
     first = results.by_seat[0]
     theirs = openspiel_random_play(GAME, 10_000, seed=2)
     # OpenSpiel, 10^6 hands: first player wins 0.4953, split 0.0782, returns -0.077 (sd 4.51), 4.062 moves
-    assert abs(first.wins / first.games - theirs["first_wins"]) < 0.03         # ~4.5 standard errors
+    assert abs(first.wins / first.games - theirs["first_wins"]) < 0.03  # ~4.5 standard errors
     assert abs(first.total_return / first.games - theirs["first_return"]) < 0.25
     assert abs(results.mean_steps - theirs["moves"]) < 0.06
-    assert abs(results.draws / results.games - 0.0782) < 0.008                # split pots
+    assert abs(results.draws / results.games - 0.0782) < 0.008  # split pots
     assert abs(results.mean_steps - 4.062) < 0.04
 
 
 def test_every_deal_is_equally_likely():
-    assert len({tuple(d[L.E_CARD:L.E_PUBLIC + 1]) for d in L.allDeals()}) == 120
+    assert len({tuple(d[L.E_CARD : L.E_PUBLIC + 1]) for d in L.allDeals()}) == 120
     counts = np.zeros((6, 6, 6))
     for _ in range(24_000):
         env = L.initEnv()
@@ -149,7 +149,7 @@ def test_levels_in_play():
     vs_random = ENV.evaluate(ENV.bot(1), 100_000, DATA, level=0, seed=5)
     level2 = ENV.opponents(2)[0]
     vs_level1 = ENV.evaluate(level2.policy, 100_000, level2.initial_data(), level=1, seed=5)
-    assert abs(vs_random.mean_return - 0.6611) < 0.06   # exact value; sd about 4 chips per hand
+    assert abs(vs_random.mean_return - 0.6611) < 0.06  # exact value; sd about 4 chips per hand
     assert abs(vs_level1.mean_return - 0.0819) < 0.06
 
 

@@ -34,7 +34,7 @@ def test_dice_option():
     env = makeenv.make("LiarsDice", dice=3)
     assert env.players == 2 and env.getActionSize() == 61 and env.getStateSize() == 80
     state = env.getAgentState(env.initEnv())  # the env object's initEnv deals the chosen dice
-    assert state[L.S_MY_DICE:L.S_MY_DICE + 6].sum() == 3 and state[L.S_DICE_COUNT] == 3
+    assert state[L.S_MY_DICE : L.S_MY_DICE + 6].sum() == 3 and state[L.S_DICE_COUNT] == 3
     assert list(np.flatnonzero(env.getValidActions(state))) == list(range(36))  # 1x1 .. 6x6, no Liar yet
     with pytest.raises(ValueError, match="dice"):
         makeenv.make("LiarsDice", dice=6)
@@ -68,10 +68,11 @@ def test_random_play_matches_openspiel():
     # about 5 standard errors of the difference of the two samples (0.005 + 0.0035)
     assert abs(first.wins / first.games - theirs) < 0.03
     assert abs(first.wins / first.games - 0.4835) < 0.025  # OpenSpiel, 200,000 games
-    assert abs(results.mean_steps - their_length) < 0.06   # 3.36 moves
+    assert abs(results.mean_steps - their_length) < 0.06  # 3.36 moves
 
 
 # ---- sampling the unseen dice --------------------------------------------------------------------
+
 
 def test_sample_env_deals_the_unseen_dice_at_random():
     env = L.initEnv(2)
@@ -82,14 +83,15 @@ def test_sample_env_deals_the_unseen_dice_at_random():
     for _ in range(6000):
         world = L.sampleEnv(state)
         assert L.getCurrentPlayer(world) == 0
-        np.testing.assert_array_equal(world[L.E_DICE:L.E_DICE + 2], env[L.E_DICE:L.E_DICE + 2])  # mine kept
-        np.testing.assert_array_equal(world[L.E_MADE_BY:], env[L.E_MADE_BY:])
-        for face in world[L.E_DICE + L.MAX_DICE:L.E_DICE + L.MAX_DICE + 2]:
+        np.testing.assert_array_equal(world[L.E_DICE : L.E_DICE + 2], env[L.E_DICE : L.E_DICE + 2])  # mine kept
+        np.testing.assert_array_equal(world[L.E_MADE_BY :], env[L.E_MADE_BY :])
+        for face in world[L.E_DICE + L.MAX_DICE : L.E_DICE + L.MAX_DICE + 2]:
             counts[int(face) - 1] += 1
     assert np.all(np.abs(counts / counts.sum() - 1 / 6) < 0.02)  # uniform faces (sd 0.003)
 
 
 # ---- the bots -----------------------------------------------------------------------------------
+
 
 def test_level1_reasons_from_its_own_dice():
     env = L.initEnv(1)
@@ -113,6 +115,7 @@ def test_level2_beats_level1_and_random():
 
 
 # ---- drawing and words -------------------------------------------------------------------------
+
 
 def test_render_and_descriptions_along_random_games():
     rng = random.Random(9)

@@ -48,7 +48,7 @@ def put_on_board(env: np.ndarray, slot: int, card: int) -> None:
     """Swap ``card`` (of the slot's level, in the deck) into a face-up slot; the card that was
     there takes its place in the deck."""
     old = int(env[L.E_BOARD + slot])
-    deck = env[L.E_DECK:L.E_DECK + L.NUM_CARDS]
+    deck = env[L.E_DECK : L.E_DECK + L.NUM_CARDS]
     deck[np.flatnonzero(deck == card)[0]] = old
     env[L.E_CARD + old] = L.IN_DECK
     env[L.E_BOARD + slot] = card
@@ -81,6 +81,7 @@ def test_setup_depends_on_the_player_count(players, tokens, nobles):
 
 # ---- the rules ----------------------------------------------------------------------------------
 
+
 def test_three_different_tokens_take_three_steps_and_end_the_turn():
     env = new_env()
     play(env, RED)
@@ -110,7 +111,7 @@ def test_taking_stops_early_when_the_bank_runs_out_of_colours():
     for c in (GREEN, BLACK, WHITE):
         env[L.E_BANK + c] = 0.0
     env[L.E_BANK + RED], env[L.E_BANK + BLUE] = 2.0, 1.0
-    play(env, RED, BLUE)        # nothing else to take: the turn is over after two
+    play(env, RED, BLUE)  # nothing else to take: the turn is over after two
     assert L.getCurrentPlayer(env) == 1
 
 
@@ -137,7 +138,7 @@ def test_buying_pays_after_bonuses_with_gold_for_the_rest():
     env[me + L.P_TOKENS + RED] = 3
     env[me + L.P_TOKENS + BLACK] = 2
     env[me + L.P_TOKENS + GOLD] = 2
-    bank = env[L.E_BANK:L.E_BANK + 6].copy()
+    bank = env[L.E_BANK : L.E_BANK + 6].copy()
     play(env, L.A_BUY + 88)
     assert [env[me + L.P_TOKENS + c] for c in range(6)] == [0, 0, 0, 0, 0, 0]
     assert env[L.E_BANK + RED] == bank[RED] + 3 and env[L.E_BANK + BLACK] == bank[BLACK] + 2
@@ -154,16 +155,20 @@ def test_reserving_gives_gold_and_stops_at_three():
         card = int(env[L.E_BOARD + k])
         play(env, L.A_RESERVE + card)
         assert env[me + L.P_RESERVED + k] == card and env[me + L.P_TOKENS + GOLD] == k + 1
-        assert env[L.E_BOARD + k] not in (card, -1)   # refilled
-        for _ in range(3):   # the others pass
+        assert env[L.E_BOARD + k] not in (card, -1)  # refilled
+        for _ in range(3):  # the others pass
             L.stepEnv(L.A_PASS, env)
     valid = L.getValidActions(L.getAgentState(env))
-    assert not valid[L.A_RESERVE:L.A_RETURN].any() and not valid[L.A_RESERVE_DECK:L.A_PASS].any()
-    L.stepEnv(L.A_TAKE, env)   # player 0 takes a token
+    assert not valid[L.A_RESERVE : L.A_RETURN].any() and not valid[L.A_RESERVE_DECK : L.A_PASS].any()
+    L.stepEnv(L.A_TAKE, env)  # player 0 takes a token
     play(env, L.A_TAKE + 1, L.A_TAKE + 2)
-    play(env, L.A_RESERVE_DECK + 2)   # player 1 reserves the top level 3 card, unseen by the others
+    play(env, L.A_RESERVE_DECK + 2)  # player 1 reserves the top level 3 card, unseen by the others
     mine = L.getPlayerState(env, 0)
-    assert mine[L.S_SEATS + L.STATE_SEAT + L.Q_RESERVED:L.S_SEATS + L.STATE_SEAT + L.Q_RESERVED + 3].tolist() == [0, 0, 1]
+    assert mine[L.S_SEATS + L.STATE_SEAT + L.Q_RESERVED : L.S_SEATS + L.STATE_SEAT + L.Q_RESERVED + 3].tolist() == [
+        0,
+        0,
+        1,
+    ]
     assert mine[L.S_DECK + 2] == 15
 
 
@@ -173,7 +178,7 @@ def test_a_noble_visits_at_the_end_of_a_move():
     noble = int(env[L.E_NOBLES])
     for c in range(5):
         env[me + L.P_BONUS + c] = L.NOBLE_COST[noble, c]
-    play(env, RED)               # in the middle of taking tokens: no visit yet
+    play(env, RED)  # in the middle of taking tokens: no visit yet
     assert env[L.E_NOBLES] == noble and env[me + L.P_POINTS] == 0
     play(env, BLUE, GREEN)
     assert env[L.E_NOBLES] == -1 and env[me + L.P_POINTS] == 3
@@ -191,12 +196,12 @@ def test_the_game_ends_after_the_round_and_fewer_cards_break_a_tie():
     env[seat(1) + L.P_BONUS + RED] = 5
     env[seat(2) + L.P_BONUS + RED] = 4
     L.stepEnv(L.A_PASS, env)
-    assert L.checkEnded(env) == -1   # player 0's turn ends, the round goes on
+    assert L.checkEnded(env) == -1  # player 0's turn ends, the round goes on
     finish_round(env)
     assert L.checkEnded(env) == 2 and L.getWinners(env).tolist() == [0, 0, 1, 0]
     state = L.getPlayerState(env, 2)
     assert L.getReward(state) == 1 and L.getReward(L.getPlayerState(env, 1)) == 0
-    assert state[L.S_OVER] == 1.0 and state[L.S_TO_MOVE:L.S_TO_MOVE + 4].sum() == 0
+    assert state[L.S_OVER] == 1.0 and state[L.S_TO_MOVE : L.S_TO_MOVE + 4].sum() == 0
 
 
 def test_a_full_tie_is_a_shared_win():
@@ -208,7 +213,7 @@ def test_a_full_tie_is_a_shared_win():
     finish_round(env)
     assert L.checkEnded(env) == 4 and L.getWinners(env).tolist() == [1, 0, 0, 1]
     assert [L.getReward(L.getPlayerState(env, p)) for p in range(4)] == [1, 0, 0, 1]
-    assert L.getPlayerState(env, 3)[L.S_WINNERS:L.S_WINNERS + 4].tolist() == [1, 1, 0, 0]  # me, then player 0
+    assert L.getPlayerState(env, 3)[L.S_WINNERS : L.S_WINNERS + 4].tolist() == [1, 1, 0, 0]  # me, then player 0
 
 
 def test_first_player_reaching_15_mid_turn_does_not_end_the_game_at_once():
@@ -221,7 +226,7 @@ def test_first_player_reaching_15_mid_turn_does_not_end_the_game_at_once():
     for c in range(5):
         env[me + L.P_BONUS + c] = L.NOBLE_COST[noble, c]
         env[me + L.P_TOKENS + c] = 2
-    play(env, RED, BLUE, GREEN)   # noble: 15 points, but 13 tokens to return
+    play(env, RED, BLUE, GREEN)  # noble: 15 points, but 13 tokens to return
     assert env[me + L.P_POINTS] == 15 and L.getCurrentPlayer(env) == 0
     assert L.checkEnded(env) == -1
     play(env, L.A_RETURN + RED, L.A_RETURN + BLUE, L.A_RETURN + GREEN)
@@ -268,15 +273,16 @@ def test_sample_env_keeps_what_the_state_shows_and_redeals_the_rest():
         for sample in samples:
             assert np.array_equal(L.getAgentState(sample), state)
             assert L.getCurrentPlayer(sample) == L.getCurrentPlayer(env)
-            for level in range(3):   # every card is somewhere exactly once
+            for level in range(3):  # every card is somewhere exactly once
                 start, size = L.DECK_START[level], L.DECK_SIZE[level]
-                assert sorted(sample[L.E_DECK + start:L.E_DECK + start + size]) == list(range(start, start + size))
+                assert sorted(sample[L.E_DECK + start : L.E_DECK + start + size]) == list(range(start, start + size))
         # the unseen cards (deck orders, the others' reserved cards) vary between samples
-        hidden = {tuple(s[L.E_DECK:L.E_DECK + 90]) + tuple(s[L.E_SEAT:L.E_CARD]) for s in samples}
+        hidden = {tuple(s[L.E_DECK : L.E_DECK + 90]) + tuple(s[L.E_SEAT : L.E_CARD]) for s in samples}
         assert len(hidden) > 1
 
 
 # ---- random play against the vis/ENV library's figures ------------------------------------------------
+
 
 def test_random_play_matches_vis_env(env4):
     results = env4.evaluate("random", 3000, seed=7)
@@ -299,6 +305,7 @@ def test_random_play_with_fewer_players_is_fair(players):
 
 # ---- the bots ------------------------------------------------------------------------------------
 
+
 def test_random_agent_rarely_beats_greedy_bots(env4):
     results = env4.evaluate("random", 200, level=1, seed=11)
     assert results.wins / results.games < 0.05
@@ -308,7 +315,7 @@ def test_random_agent_rarely_beats_greedy_bots(env4):
 def test_ismcts_beats_greedy():
     env = makeenv.make("Splendor", players=2)
     data = np.zeros(16)
-    data[0] = 120   # fewer simulations than the level's 150, to keep the test short
+    data[0] = 120  # fewer simulations than the level's 150, to keep the test short
     results = env.evaluate(ismcts, 24, data, level=1, seed=5)
     assert results.wins / results.games > 0.6
 
@@ -331,6 +338,7 @@ def test_bots_play_only_valid_actions_from_their_own_state():
 
 # ---- drawings and words --------------------------------------------------------------------------
 
+
 def test_render_and_words_for_sampled_states():
     states = [s for _, s in random_states(3, 1, seed=9)][::25]
     for state in states:
@@ -350,8 +358,8 @@ def test_render_and_words_for_sampled_states():
 def test_words_do_not_reveal_the_others_reserved_cards():
     env = new_env()
     card = int(env[L.E_BOARD + 5])
-    play(env, L.A_RESERVE + card)        # player 0 reserves a face-up card
-    text = describe_state(L.getAgentState(env))   # player 1's view
+    play(env, L.A_RESERVE + card)  # player 0 reserves a face-up card
+    text = describe_state(L.getAgentState(env))  # player 1's view
     assert f"card {card} " not in text and "1 reserved" in text
     final = L.getPlayerState(env, 0)
     assert f"card {card} " in describe_state(final)

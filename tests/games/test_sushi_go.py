@@ -70,7 +70,7 @@ class Reference:
         self.hands = []  # self.hands[p]: the hand seat p holds now
         for p in range(self.n):
             hand = [0] * 12
-            for card in self.deck[start + p * self.size:start + (p + 1) * self.size]:
+            for card in self.deck[start + p * self.size : start + (p + 1) * self.size]:
                 hand[card] += 1
             self.hands.append(hand)
         self.tables = [[0] * 12 for _ in range(self.n)]
@@ -81,8 +81,7 @@ class Reference:
         p = self.to_move
         hand = self.hands[p]
         actions = [k for k in range(12) if hand[k] > 0]
-        if (self.tables[p][11] > 0 and not self.chopsticks[p] and sum(self.picked[p]) == 0
-                and sum(hand) >= 2):
+        if self.tables[p][11] > 0 and not self.chopsticks[p] and sum(self.picked[p]) == 0 and sum(hand) >= 2:
             actions.append(12)
         return actions
 
@@ -148,7 +147,7 @@ def test_same_games_as_the_reference(players):
     np.random.seed(players)
     for _game in range(40):
         env = L.initEnv(players)
-        ref = Reference(players, [int(c) for c in env[L.E_DECK:L.E_DECK + L.DECK_SIZE]])
+        ref = Reference(players, [int(c) for c in env[L.E_DECK : L.E_DECK + L.DECK_SIZE]])
         while L.checkEnded(env) == -1:
             p = L.getCurrentPlayer(env)
             assert p == ref.to_move
@@ -156,7 +155,7 @@ def test_same_games_as_the_reference(players):
             valid = ref.valid()
             assert list(np.flatnonzero(L.getValidActions(state))) == valid
             assert [a for a in range(-1, 15) if L.isValidAction(state, a)] == valid
-            assert list(state[L.S_HAND:L.S_HAND + 12]) == ref.hands[p]
+            assert list(state[L.S_HAND : L.S_HAND + 12]) == ref.hands[p]
             assert (state[L.S_ROUND], state[L.S_TURN]) == (ref.round, ref.turn)
             for q in range(players):
                 assert env[L.player_base(q) + L.P_POINTS] == ref.points[q]
@@ -180,11 +179,11 @@ def scored_env(tables: list[list[int]], puddings: list[int]) -> np.ndarray:
     n = len(tables)
     env = L.initEnv(n)
     env[L.E_ROUND], env[L.E_TURN] = 3, 12 - n
-    env[L.E_HANDS:L.E_HANDS + 60] = 0.0
+    env[L.E_HANDS : L.E_HANDS + 60] = 0.0
     for p, table in enumerate(tables):
         base = L.player_base(p)
         last = max(k for k in range(12) if table[k] > 0)
-        env[base + L.P_TABLE:base + L.P_TABLE + 12] = table
+        env[base + L.P_TABLE : base + L.P_TABLE + 12] = table
         env[base + L.P_TABLE + last] -= 1
         env[base + L.P_PUDDINGS] = puddings[p] - table[9]
         env[L.E_HANDS + L.hand_index(env, p) * 12 + last] = 1.0
@@ -194,13 +193,13 @@ def scored_env(tables: list[list[int]], puddings: list[int]) -> np.ndarray:
 def test_scoring_edge_cases():
     """Six dumplings, wasabi played after its nigiri, tied and empty maki races, puddings tied by all."""
     tables = [
-        [0, 0, 6, 0, 0, 0, 1, 0, 0, 0, 0, 0],   # 6 dumplings: 15 + 1; a salmon without wasabi
-        [0, 0, 0, 1, 0, 0, 1, 1, 1, 0, 2, 0],   # two wasabi triple the squid and the salmon
-        [2, 3, 0, 0, 0, 1, 0, 0, 0, 1, 0, 1],   # tempura pair, sashimi set
+        [0, 0, 6, 0, 0, 0, 1, 0, 0, 0, 0, 0],  # 6 dumplings: 15 + 1; a salmon without wasabi
+        [0, 0, 0, 1, 0, 0, 1, 1, 1, 0, 2, 0],  # two wasabi triple the squid and the salmon
+        [2, 3, 0, 0, 0, 1, 0, 0, 0, 1, 0, 1],  # tempura pair, sashimi set
     ]
     env = scored_env(tables, [1, 1, 1])
     for p in range(3):
-        L.stepEnv(int(np.flatnonzero(env[L.E_HANDS + L.hand_index(env, p) * 12:][:12])[0]), env)
+        L.stepEnv(int(np.flatnonzero(env[L.E_HANDS + L.hand_index(env, p) * 12 :][:12])[0]), env)
     # maki: seat 2 has 3 rolls (6 points), seat 1 has 1 (3 points); puddings all tied: +2 and -2 each
     assert [total(env, p) for p in range(3)] == [16 + 2, 9 + 6 + 1 + 3, 5 + 10 + 6]
     assert L.checkEnded(env) == 2 and list(L.getWinners(env)) == [0.0, 0.0, 1.0]
@@ -216,22 +215,30 @@ def test_scoring_edge_cases():
 
 def test_only_maki_cards_count_as_maki_rolls():
     """A score of 4 after the cards is not two maki rolls (vis/ENV's count would make it so)."""
-    tables = [[0, 0, 2, 0, 0, 0, 0, 0, 1, 0, 0, 0],   # 3 + 1 = 4 points, no maki
-              [0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0],   # one roll
-              [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]]
-    tables[2][1] = 1                                   # a lone sashimi: no points, no roll
+    tables = [
+        [0, 0, 2, 0, 0, 0, 0, 0, 1, 0, 0, 0],  # 3 + 1 = 4 points, no maki
+        [0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0],  # one roll
+        [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+    ]
+    tables[2][1] = 1  # a lone sashimi: no points, no roll
     env = scored_env(tables, [0, 0, 0])
     for p in range(3):
-        L.stepEnv(int(np.flatnonzero(env[L.E_HANDS + L.hand_index(env, p) * 12:][:12])[0]), env)
+        L.stepEnv(int(np.flatnonzero(env[L.E_HANDS + L.hand_index(env, p) * 12 :][:12])[0]), env)
     # seat 1 has the most rolls (6 points); seats 0 and 2 share second place with 0 rolls (3 // 2)
     assert [env[L.player_base(p) + L.P_POINTS] for p in range(3)] == [4.0 + 1, 6.0, 0.0 + 1]
 
 
 def test_a_first_place_shared_by_some_and_by_all():
-    env = scored_env([[1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
-                      [0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0]], [1, 1, 0])
+    env = scored_env(
+        [
+            [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+            [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+            [0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0],
+        ],
+        [1, 1, 0],
+    )
     for p in range(3):
-        L.stepEnv(int(np.flatnonzero(env[L.E_HANDS + L.hand_index(env, p) * 12:][:12])[0]), env)
+        L.stepEnv(int(np.flatnonzero(env[L.E_HANDS + L.hand_index(env, p) * 12 :][:12])[0]), env)
     assert L.checkEnded(env) == 3 and list(L.getWinners(env)) == [1.0, 1.0, 0.0]
     assert [L.getReward(L.getPlayerState(env, p)) for p in range(3)] == [1, 1, 0]
     env = scored_env([[1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]] * 2, [0, 0])
@@ -243,7 +250,7 @@ def test_a_first_place_shared_by_some_and_by_all():
 
 def test_chopsticks_take_two_and_go_back_into_the_hand():
     env = L.initEnv(3)
-    env[L.E_HANDS:L.E_HANDS + 60] = 0.0
+    env[L.E_HANDS : L.E_HANDS + 60] = 0.0
     env[L.E_TURN] = 2
     me = L.player_base(0)
     env[me + L.P_TABLE + L.CHOPSTICKS] = 1.0
@@ -264,7 +271,7 @@ def test_chopsticks_take_two_and_go_back_into_the_hand():
     assert L.getPlayerState(env, 1)[L.S_SEATS + 2 * L.SEAT_BLOCK + L.B_TABLE + L.CHOPSTICKS] == 1.0
     L.stepEnv(L.EGG, env)
     L.stepEnv(L.EGG, env)
-    table = env[me + L.P_TABLE:me + L.P_TABLE + 12]
+    table = env[me + L.P_TABLE : me + L.P_TABLE + 12]
     assert (table[L.WASABI], table[L.SQUID], table[L.CHOPSTICKS]) == (1.0, 1.0, 0.0)
     # the hand I passed (to seat 1) holds the chopsticks and my other wasabi
     assert L.getCurrentPlayer(env) == 0
@@ -311,16 +318,16 @@ def test_sample_env_deals_only_what_the_state_hides():
             assert L.getCurrentPlayer(sampled) == L.getCurrentPlayer(env)
             np.testing.assert_array_equal(L.getAgentState(sampled), state)
             # every card is somewhere: scored rounds, tables, picks, hands, the rest of the deck
-            counts = sampled[L.E_EARLIER:L.E_EARLIER + 12].copy()
+            counts = sampled[L.E_EARLIER : L.E_EARLIER + 12].copy()
             for p in range(n):
                 base = L.player_base(p)
-                counts += sampled[base + L.P_TABLE:base + L.P_TABLE + 12]
-                counts += sampled[base + L.P_PICKED:base + L.P_PICKED + 12]
-                counts += sampled[L.E_HANDS + p * 12:L.E_HANDS + p * 12 + 12]
+                counts += sampled[base + L.P_TABLE : base + L.P_TABLE + 12]
+                counts += sampled[base + L.P_PICKED : base + L.P_PICKED + 12]
+                counts += sampled[L.E_HANDS + p * 12 : L.E_HANDS + p * 12 + 12]
             for i in range(int(sampled[L.E_DEALT]), L.DECK_SIZE):
                 counts[int(sampled[L.E_DECK + i])] += 1
             np.testing.assert_array_equal(counts, L.CARD_COUNTS)
-            deals.add(tuple(sampled[L.E_HANDS:L.E_HANDS + 60]) + tuple(sampled[L.E_DECK:L.E_DECK + 108]))
+            deals.add(tuple(sampled[L.E_HANDS : L.E_HANDS + 60]) + tuple(sampled[L.E_DECK : L.E_DECK + 108]))
         if state[L.S_TURN] == 1:
             assert len(deals) > 1  # the hands not seen yet are dealt anew each time
 

@@ -30,8 +30,7 @@ def test_random_play_matches_openspiel():
     """Uniform random play: the same outcome distribution and game length as OpenSpiel (measured here)."""
     results = ENV.evaluate("random", 20_000, seed=1)
     first, second = results.by_seat
-    ours = np.array([first.wins / first.games, second.wins / second.games,
-                     results.draws / results.games])
+    ours = np.array([first.wins / first.games, second.wins / second.games, results.draws / results.games])
     theirs, their_length = openspiel_random_outcomes(GAME, 10_000, seed=1)
     # 5 standard errors of the difference between the two samples (p near 0.6: about 0.005 + 0.005)
     np.testing.assert_allclose(ours, theirs, atol=0.035)
@@ -54,11 +53,16 @@ def test_perfect_table_agrees_with_openspiel_alpha_beta():
             continue
         mover = os_state.current_player()
         value, _ = minimax.alpha_beta_search(GAME, os_state, maximizing_player_id=mover)
-        for action in np.flatnonzero(B.best_moves(L.getAgentState(env))):  # every move level 2 may choose keeps the game's value
+        for action in np.flatnonzero(
+            B.best_moves(L.getAgentState(env))
+        ):  # every move level 2 may choose keeps the game's value
             child = os_state.clone()
             child.apply_action(int(action))
-            child_value = child.returns()[mover] if child.is_terminal() else \
-                minimax.alpha_beta_search(GAME, child, maximizing_player_id=mover)[0]
+            child_value = (
+                child.returns()[mover]
+                if child.is_terminal()
+                else minimax.alpha_beta_search(GAME, child, maximizing_player_id=mover)[0]
+            )
             assert child_value == value
 
 
@@ -106,7 +110,7 @@ def test_levels_beat_random():
     level1 = ENV.evaluate("random", 4_000, level=1, seed=3)
     level2 = ENV.evaluate("random", 2_000, level=2, seed=3)
     assert level1.win_rate < 0.08 and level1.losses > 0.7 * level1.games  # measured: 3.7% / 79.8%
-    assert level2.wins == 0 and level2.losses > 0.8 * level2.games       # measured: 0% / 87.3%
+    assert level2.wins == 0 and level2.losses > 0.8 * level2.games  # measured: 0% / 87.3%
 
 
 @pytest.mark.slow

@@ -17,13 +17,19 @@ import pytest
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-    "--disable-sync", "--no-first-run", "--disable-quic",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
 ]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "gui"
 
 
 # ---------------------------------------------------------------- games and servers
+
 
 @pytest.fixture(scope="session")
 def rps_env() -> Any:
@@ -62,9 +68,13 @@ def text_server() -> Iterator[Any]:
     """ScenarioPlanning-v0 served for real with the test jury (5 jurors) and a fixed opponent."""
     from makeenv.gui import ServerThread, create_app
 
-    app = create_app("ScenarioPlanning-v0", text_agent=opponent_agent, agent_name="fixed test opponent",
-                     jury_name="test jury (longer wins)",
-                     env_kwargs={"jury_class": make_test_jury_class(), "jury_size": 5})
+    app = create_app(
+        "ScenarioPlanning-v0",
+        text_agent=opponent_agent,
+        agent_name="fixed test opponent",
+        jury_name="test jury (longer wins)",
+        env_kwargs={"jury_class": make_test_jury_class(), "jury_size": 5},
+    )
     with ServerThread(app) as server:
         yield server
 
@@ -77,20 +87,23 @@ MAKEENV = [sys.executable, "-c", "from makeenv.cli import main; main()"]  # the 
 
 def cli_env() -> dict[str, str]:
     """The environment for a ``makeenv`` subprocess: this checkout first on the path."""
-    return {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])),
-            "PYTHONUNBUFFERED": "1"}
+    return {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])),
+        "PYTHONUNBUFFERED": "1",
+    }
 
 
 def run_makeenv(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
-    return subprocess.run([*MAKEENV, *args], cwd=REPO, env=cli_env(), capture_output=True, text=True,
-                          timeout=timeout)
+    return subprocess.run([*MAKEENV, *args], cwd=REPO, env=cli_env(), capture_output=True, text=True, timeout=timeout)
 
 
 def spawn_play(*args: str, timeout: float = 60) -> tuple[subprocess.Popen, str]:
     """Run ``makeenv play ARGS --no-browser`` in a subprocess; return it and the URL it printed."""
     command = [*MAKEENV, "play", *args, "--no-browser"]
-    process = subprocess.Popen(command, cwd=REPO, env=cli_env(), stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, text=True)
+    process = subprocess.Popen(
+        command, cwd=REPO, env=cli_env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
     deadline = time.time() + timeout
     lines = []
     while time.time() < deadline:
@@ -126,6 +139,7 @@ def rps_subprocess() -> Iterator[str]:
 
 # ---------------------------------------------------------------- the browser
 
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     if not os.path.exists(CHROMIUM):
@@ -160,6 +174,7 @@ def artifacts() -> Path:
 
 # ---------------------------------------------------------------- screenshots
 
+
 def _paeth(a: int, b: int, c: int) -> int:
     p = a + b - c
     pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
@@ -174,8 +189,8 @@ def decode_png(data: bytes) -> tuple[int, int, int, list[bytes]]:
     pos, idat, width = 8, b"", 0
     height = depth = colour = 0
     while pos < len(data):
-        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        chunk = data[pos + 8:pos + 8 + length]
+        length, kind = struct.unpack(">I4s", data[pos : pos + 8])
+        chunk = data[pos + 8 : pos + 8 + length]
         if kind == b"IHDR":
             width, height, depth, colour = struct.unpack(">IIBB", chunk[:10])
         elif kind == b"IDAT":
@@ -188,7 +203,7 @@ def decode_png(data: bytes) -> tuple[int, int, int, list[bytes]]:
     rows, previous = [], bytearray(stride)
     for y in range(height):
         start = y * (stride + 1)
-        kind, line = raw[start], bytearray(raw[start + 1:start + 1 + stride])
+        kind, line = raw[start], bytearray(raw[start + 1 : start + 1 + stride])
         for i in range(stride):
             left = line[i - bpp] if i >= bpp else 0
             up = previous[i]
@@ -215,7 +230,7 @@ def _pixels(path: Path) -> tuple[int, int, int, list[bytes]]:
         rgb = image.convert("RGB")
         width, height = rgb.size
         data = rgb.tobytes()
-    return width, height, 3, [data[y * width * 3:(y + 1) * width * 3] for y in range(height)]
+    return width, height, 3, [data[y * width * 3 : (y + 1) * width * 3] for y in range(height)]
 
 
 def screenshot_stats(path: Path) -> dict[str, float]:
@@ -230,7 +245,7 @@ def screenshot_stats(path: Path) -> dict[str, float]:
             greys.append((r + g + b) / 3)
     mean = sum(greys) / len(greys)
     variance = sum((g - mean) ** 2 for g in greys) / len(greys)
-    return {"width": width, "height": height, "colours": len(colours), "std": variance ** 0.5}
+    return {"width": width, "height": height, "colours": len(colours), "std": variance**0.5}
 
 
 def assert_not_blank(path: Path) -> dict[str, float]:

@@ -16,11 +16,17 @@ class LongerStrategyJury(Jury):
         ballots = []
         for juror in range(self.jury_size):
             abstain = juror == 2
-            ballots.append(Ballot(
-                juror_id=juror, model="test/longer-wins", order=self.presentation_order(juror),
-                raw_answer="I cannot decide." if abstain else longer,
-                vote=None if abstain else longer, latency_s=0.01 * (juror + 1),
-                error="no valid vote in the answer" if abstain else None))
+            ballots.append(
+                Ballot(
+                    juror_id=juror,
+                    model="test/longer-wins",
+                    order=self.presentation_order(juror),
+                    raw_answer="I cannot decide." if abstain else longer,
+                    vote=None if abstain else longer,
+                    latency_s=0.01 * (juror + 1),
+                    error="no valid vote in the answer" if abstain else None,
+                )
+            )
         return ballots
 
 
@@ -35,7 +41,13 @@ class FlakyJury(LongerStrategyJury):
             FlakyJury.calls += 1
             first = FlakyJury.calls == 1
         if first:
-            return [Ballot(juror_id=j, model="test/flaky", order=self.presentation_order(j),
-                           error="HTTP 503 from the test server") for j in range(self.jury_size)]
+            return [
+                Ballot(
+                    juror_id=j,
+                    model="test/flaky",
+                    order=self.presentation_order(j),
+                    error="HTTP 503 from the test server",
+                )
+                for j in range(self.jury_size)
+            ]
         return super().cast_ballots(scenario, submissions)
-

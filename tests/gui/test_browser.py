@@ -34,7 +34,8 @@ def wait_frame(page: Any, index: int) -> None:
     """Wait until the page has drawn state ``index`` (a past state is fetched from the server)."""
     page.wait_for_function(
         f"document.querySelector('#frame-label').textContent.startsWith('State {index} ') && "
-        f"document.querySelector('#caption').dataset.frame === '{index}'")
+        f"document.querySelector('#caption').dataset.frame === '{index}'"
+    )
 
 
 def start_new_game(page: Any, seat: int | None = None) -> None:
@@ -67,8 +68,9 @@ def test_play_a_whole_rock_paper_scissors_game_by_clicking_the_picture(rps_serve
         labels = buttons.all_inner_texts()
         playable = page.locator("#board-svg [data-action].playable")
         # The picture's own buttons play exactly the valid actions; the page's buttons stay too.
-        assert sorted(playable.evaluate_all("els => els.map(e => e.getAttribute('data-action'))")) == \
-            sorted(page.locator("#actions button").evaluate_all("els => els.map(e => e.dataset.action)"))
+        assert sorted(playable.evaluate_all("els => els.map(e => e.getAttribute('data-action'))")) == sorted(
+            page.locator("#actions button").evaluate_all("els => els.map(e => e.dataset.action)")
+        )
         before = page.evaluate("document.body.dataset.updates")
         if any(label.startswith("Rock") for label in labels):
             assert [label.split()[0] for label in labels] == ["Scissors", "Rock", "Paper"]
@@ -120,8 +122,7 @@ def test_scrub_the_history_with_buttons_slider_and_keys(rps_server, page, artifa
     assert page.locator("#actions button").count() == 0  # no playing from the past
     page.keyboard.press("ArrowLeft")
     wait_frame(page, last - 2)
-    page.eval_on_selector("#history-slider",
-                          "el => { el.value = '0'; el.dispatchEvent(new Event('input')); }")
+    page.eval_on_selector("#history-slider", "el => { el.value = '0'; el.dispatchEvent(new Event('input')); }")
     wait_frame(page, 0)
     assert page.inner_text("#caption") == "Start of the game"
     assert page.inner_html("#board-svg") != latest_picture
@@ -160,7 +161,9 @@ def test_watch_an_agent_play_a_whole_game(rps_server, page, artifacts):
         if len(captions) == 3:
             shot(page, artifacts, "rps-watch-confirmation")
     assert any(c.startswith("Agent (level-2 bot) played ") for c in captions)
-    assert any(re.fullmatch(r"Player [01] \(bot, level 0\) played (Scissors|Rock|Paper)", c) for c in captions)  # all shown
+    assert any(
+        re.fullmatch(r"Player [01] \(bot, level 0\) played (Scissors|Rock|Paper)", c) for c in captions
+    )  # all shown
     assert "Game over." in page.inner_text("#turn")
     page.click("summary")
     assert page.inner_text("#env-vec").startswith("[")  # a spectator sees the referee's env
@@ -180,12 +183,16 @@ def test_the_person_chooses_a_seat_before_the_game(rps_server, page):
     page.wait_for_function("document.querySelector('#seatline').textContent.includes('Player 1: You')")
     assert page.inner_text("#caption") == "Player 0 (bot, level 1) chose (hidden)"  # a private choice stays hidden
     page.click("#board-svg [data-action='1']")
-    page.wait_for_function("document.querySelector('#caption').textContent === 'Player 0 (bot, level 1) played Confirm'")
+    page.wait_for_function(
+        "document.querySelector('#caption').textContent === 'Player 0 (bot, level 1) played Confirm'"
+    )
     page.click("#actions button[data-action='3']")  # the page's buttons play too
     # the round ends: a tie starts a new round (the bot chooses first again), else the game is over
-    page.wait_for_function("document.querySelector('#caption').textContent === 'Player 0 (bot, level 1) chose (hidden)'"
-                           " && document.querySelector('#frame-label').textContent.startsWith('State 5 ')"
-                           " || !document.querySelector('#banner').hidden")
+    page.wait_for_function(
+        "document.querySelector('#caption').textContent === 'Player 0 (bot, level 1) chose (hidden)'"
+        " && document.querySelector('#frame-label').textContent.startsWith('State 5 ')"
+        " || !document.querySelector('#banner').hidden"
+    )
 
 
 def test_an_invalid_request_shows_the_servers_message(rps_server, page):
@@ -216,8 +223,10 @@ def test_play_scenario_planning_with_a_test_jury(text_server, page, artifacts):
     page.wait_for_selector("#error:not([hidden])")
     assert "empty" in page.inner_text("#error")
 
-    strategy = ("1. Secure water: collect rain and boil it.\n2. Shelter: insulate one room.\n"
-                "3. People: organise neighbours into shifts and share food.")
+    strategy = (
+        "1. Secure water: collect rain and boil it.\n2. Shelter: insulate one room.\n"
+        "3. People: organise neighbours into shifts and share food."
+    )
     page.fill("#answer", strategy)
     assert page.inner_text("#char-count") == f"{len(strategy)} characters"
     shot(page, artifacts, "scenario-writing")
@@ -272,10 +281,10 @@ def test_play_an_array_game_in_words_by_clicking_its_picture(page, artifacts):
 HOSTILE = (
     '<script>window.pwned = "script"</script>'
     '<foreignObject width="10" height="10"><img xmlns="http://www.w3.org/1999/xhtml" src="x" '
-    'onerror="window.pwned = \'foreign\'"/></foreignObject>'
+    "onerror=\"window.pwned = 'foreign'\"/></foreignObject>"
     '<image href="http://example.invalid/tracker.png" width="5" height="5"/>'
     '<a href="javascript:window.pwned = \'link\'"><text id="caption" x="5" y="20" '
-    'onclick="window.pwned = \'handler\'">Trap</text></a>'
+    "onclick=\"window.pwned = 'handler'\">Trap</text></a>"
     '<set attributeName="href" to="javascript:window.pwned = \'set\'"/>'
     '<defs><linearGradient id="shade"><stop offset="0" stop-color="#fc0"/></linearGradient></defs>'
     '<rect id="sample" x="0" y="0" width="30" height="30" fill="url(#shade)" '
@@ -293,8 +302,11 @@ def hostile_rock_paper_scissors() -> Any:
 
     game = types.ModuleType("hostile_rock_paper_scissors")
     game.__dict__.update({k: v for k, v in vars(rps).items() if not k.startswith("__")})
-    game.render = lambda state: rps.render(state).replace("</svg>", HOSTILE + "</svg>").replace(
-        "<svg ", '<svg onload="window.pwned = \'onload\'" ', 1)
+    game.render = lambda state: (
+        rps.render(state)
+        .replace("</svg>", HOSTILE + "</svg>")
+        .replace("<svg ", "<svg onload=\"window.pwned = 'onload'\" ", 1)
+    )
     return load_array_env(game, name="RockPaperScissors")
 
 
@@ -312,8 +324,13 @@ def test_a_games_svg_is_cleaned_before_it_is_inlined(browser):
             page.wait_for_selector("#board-svg [data-action='1'].playable")
             svg = page.locator("#board-svg svg")
             assert svg.locator("script, foreignObject, set").count() == 0
-            assert svg.evaluate("el => [el, ...el.querySelectorAll('*')].flatMap(e => [...e.attributes])"
-                                ".filter(a => /^on/i.test(a.name)).length") == 0
+            assert (
+                svg.evaluate(
+                    "el => [el, ...el.querySelectorAll('*')].flatMap(e => [...e.attributes])"
+                    ".filter(a => /^on/i.test(a.name)).length"
+                )
+                == 0
+            )
             assert svg.locator("image").get_attribute("href") is None
             assert svg.locator("a").get_attribute("href") is None
             # ids are renamed (the page's own #caption is still the caption) and references follow

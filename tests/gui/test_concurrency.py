@@ -36,8 +36,9 @@ def test_fifty_concurrent_sessions_stay_isolated(rps_subprocess: str, rps_env: A
         try:
             with httpx.Client(base_url=rps_subprocess, timeout=60) as client:
                 barrier.wait(timeout=60)
-                session = timed(client, "POST", "/api/sessions",
-                                json={"mode": "play", "seat": seat, "level": level}).json()
+                session = timed(
+                    client, "POST", "/api/sessions", json={"mode": "play", "seat": seat, "level": level}
+                ).json()
                 sid = session["session_id"]
                 moves = []
                 while session["status"] == "your_turn":
@@ -50,8 +51,14 @@ def test_fifty_concurrent_sessions_stay_isolated(rps_subprocess: str, rps_env: A
                     session = response.json()
                     timed(client, "GET", f"/api/sessions/{sid}")
                 record = timed(client, "GET", f"/api/sessions/{sid}/history").json()
-                results[i] = {"sid": sid, "seat": seat, "level": level, "moves": moves,
-                              "session": session, "record": record}
+                results[i] = {
+                    "sid": sid,
+                    "seat": seat,
+                    "level": level,
+                    "moves": moves,
+                    "session": session,
+                    "record": record,
+                }
         except Exception as error:  # reported below with the session number
             errors.append(f"session {i}: {type(error).__name__}: {error}")
 

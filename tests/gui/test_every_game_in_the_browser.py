@@ -27,8 +27,10 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 MAX_MOVES = 600
 MIN_TEXT_PX = 11  # the smallest text (CSS px) the page may show at 1280 px wide
-RESULT = re.compile(r"You won!|You shared first place with .+\.|.+ won\. You lost\.|No winner: .+|"
-                    r"The game ended with no winner\.|Everybody shares first place: a draw\.")
+RESULT = re.compile(
+    r"You won!|You shared first place with .+\.|.+ won\. You lost\.|No winner: .+|"
+    r"The game ended with no winner\.|Everybody shares first place: a draw\."
+)
 
 
 @pytest.fixture(scope="module")
@@ -41,6 +43,7 @@ def host() -> Iterator[Callable[[str, Any], str]]:
 
     root = Starlette()
     with ServerThread(root) as server:
+
         def mount(name: str, app: Any) -> str:
             root.router.routes.append(Mount(f"/games/{name}", app=app))
             return f"{server.url}games/{name}/"
@@ -73,8 +76,9 @@ def test_play_a_whole_game_by_clicking_its_picture(game: str, host: Any, shared_
     app = create_app(game, level=0)
     info = app.state.game.info()
     labels = [a["label"] for a in info["actions"]]
-    private = {labels[a] for a in info["private_actions"]} - {labels[a] for a in range(len(labels))
-                                                              if a not in info["private_actions"]}
+    private = {labels[a] for a in info["private_actions"]} - {
+        labels[a] for a in range(len(labels)) if a not in info["private_actions"]
+    }
     page.goto(host(game, app))
     page.wait_for_function("Number(document.body.dataset.updates || 0) >= 1")
     assert page.inner_text("#game-name") == game

@@ -32,8 +32,15 @@ def free_port() -> int:
 @pytest.mark.slow
 def test_play_rock_paper_scissors_with_an_agent_on_a_given_port():
     port = free_port()
-    process, url = spawn_play("RockPaperScissors", "--level", "2", "--port", str(port),
-                              "--agent", "makeenv.games.rock_paper_scissors.bots:rock_lover")
+    process, url = spawn_play(
+        "RockPaperScissors",
+        "--level",
+        "2",
+        "--port",
+        str(port),
+        "--agent",
+        "makeenv.games.rock_paper_scissors.bots:rock_lover",
+    )
     try:
         assert url == f"http://127.0.0.1:{port}/"
         with httpx.Client(base_url=url, timeout=30) as client:
@@ -52,8 +59,15 @@ def test_play_rock_paper_scissors_with_an_agent_on_a_given_port():
 
 @pytest.mark.slow
 def test_play_scenario_planning_with_a_jury_and_agent_spec():
-    process, url = spawn_play("ScenarioPlanning-v0", "--agent", "fixed:Run.",
-                              "--jury", "tests.gui.juries:LongerStrategyJury", "--jury-size", "3")
+    process, url = spawn_play(
+        "ScenarioPlanning-v0",
+        "--agent",
+        "fixed:Run.",
+        "--jury",
+        "tests.gui.juries:LongerStrategyJury",
+        "--jury-size",
+        "3",
+    )
     try:
         with httpx.Client(base_url=url, timeout=30) as client:
             info = client.get("/api/info").json()
@@ -96,8 +110,9 @@ def test_game_options_are_checked_before_serving():
     assert result.exit_code == 2 and "TicTacToe: unknown option(s) players" in result.output
     result = runner.invoke(app, ["play", "TicTacToe-text", "--jury", "local", "--no-browser"], terminal_width=200)
     assert result.exit_code == 2 and "TicTacToe-text is not judged by a jury" in result.output
-    result = runner.invoke(app, ["play", "Negotiation-v0", "--level", "1", "--agent", "fixed:hi", "--no-browser"],
-                           terminal_width=200)
+    result = runner.invoke(
+        app, ["play", "Negotiation-v0", "--level", "1", "--agent", "fixed:hi", "--no-browser"], terminal_width=200
+    )
     assert result.exit_code == 2 and "has no bots" in result.output
 
 
@@ -124,8 +139,15 @@ def test_play_scenario_planning_against_an_openai_compatible_server():
 
     with OpenAIServer(handler=answer) as llm:
         base = llm.base_url
-        process, url = spawn_play("ScenarioPlanning-v0", "--agent", f"openai:opponent-model@{base}",
-                                  "--jury", f"openai:judge-a,judge-b@{base}", "--jury-size", "5")
+        process, url = spawn_play(
+            "ScenarioPlanning-v0",
+            "--agent",
+            f"openai:opponent-model@{base}",
+            "--jury",
+            f"openai:judge-a,judge-b@{base}",
+            "--jury-size",
+            "5",
+        )
         try:
             with httpx.Client(base_url=url, timeout=30) as client:
                 sid = client.post("/api/sessions", json={}).json()["session_id"]

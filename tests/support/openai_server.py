@@ -44,12 +44,12 @@ __all__ = ["OpenAIServer", "Reply", "ChatRequest", "openai_server"]
 class Reply:
     """What the server does with one request. Build one with the class methods."""
 
-    content: str | None = "Player 0"      # the assistant message text (when ``body`` is None)
+    content: str | None = "Player 0"  # the assistant message text (when ``body`` is None)
     status: int = 200
-    delay: float = 0.0                    # seconds to wait before answering
-    body: bytes | None = None             # raw body instead of a completion (garbage, errors)
+    delay: float = 0.0  # seconds to wait before answering
+    body: bytes | None = None  # raw body instead of a completion (garbage, errors)
     headers: dict[str, str] = field(default_factory=dict)
-    drop: bool = False                    # close the connection without any answer
+    drop: bool = False  # close the connection without any answer
 
     @classmethod
     def text(cls, content: str, delay: float = 0.0) -> Reply:
@@ -57,16 +57,16 @@ class Reply:
         return cls(content=content, delay=delay)
 
     @classmethod
-    def error(cls, status: int, message: str = "scripted failure", delay: float = 0.0,
-              retry_after: float | None = None) -> Reply:
+    def error(
+        cls, status: int, message: str = "scripted failure", delay: float = 0.0, retry_after: float | None = None
+    ) -> Reply:
         """An HTTP error with an OpenAI-style error body (and ``Retry-After`` when given)."""
         headers = {"Retry-After": f"{retry_after:g}"} if retry_after is not None else {}
         body = json.dumps({"error": {"message": message, "code": status}}).encode()
         return cls(content=None, status=status, delay=delay, body=body, headers=headers)
 
     @classmethod
-    def raw(cls, body: str | bytes, status: int = 200, content_type: str = "text/plain",
-            delay: float = 0.0) -> Reply:
+    def raw(cls, body: str | bytes, status: int = 200, content_type: str = "text/plain", delay: float = 0.0) -> Reply:
         """Any body at all (e.g. garbage that is not JSON)."""
         data = body.encode("utf-8") if isinstance(body, str) else body
         return cls(content=None, status=status, delay=delay, body=data, headers={"Content-Type": content_type})
@@ -86,11 +86,11 @@ class Reply:
 class ChatRequest:
     """One request the server received."""
 
-    index: int                       # 0, 1, 2, ... in arrival order
+    index: int  # 0, 1, 2, ... in arrival order
     path: str
-    headers: dict[str, str]          # header names in lower case
-    body: dict[str, Any]             # the parsed JSON body ({} when it was not JSON)
-    received_at: float               # time.monotonic() at arrival
+    headers: dict[str, str]  # header names in lower case
+    body: dict[str, Any]  # the parsed JSON body ({} when it was not JSON)
+    received_at: float  # time.monotonic() at arrival
 
     @property
     def model(self) -> str:
@@ -127,8 +127,9 @@ class OpenAIServer:
     ``handler`` (a callable or None), ``requests`` (every ``ChatRequest``).
     """
 
-    def __init__(self, default: Reply | str | Handler = "Player 0", handler: Handler | None = None,
-                 host: str = "127.0.0.1"):
+    def __init__(
+        self, default: Reply | str | Handler = "Player 0", handler: Handler | None = None, host: str = "127.0.0.1"
+    ):
         self.default = default
         self.handler = handler
         self.host = host
@@ -192,8 +193,12 @@ class OpenAIServer:
 
             def do_GET(self) -> None:  # noqa: N802
                 if self.path.rstrip("/").endswith("/models"):
-                    self._send(200, json.dumps({"object": "list", "data": [
-                        {"id": "scripted", "object": "model", "owned_by": "tests"}]}).encode())
+                    self._send(
+                        200,
+                        json.dumps(
+                            {"object": "list", "data": [{"id": "scripted", "object": "model", "owned_by": "tests"}]}
+                        ).encode(),
+                    )
                 else:
                     self._send(404, b'{"error": {"message": "not found"}}')
 
@@ -206,8 +211,13 @@ class OpenAIServer:
                         body = {}
                 except ValueError:
                     body = {}
-                request = ChatRequest(next(server._counter), self.path,
-                                      {k.lower(): v for k, v in self.headers.items()}, body, time.monotonic())
+                request = ChatRequest(
+                    next(server._counter),
+                    self.path,
+                    {k.lower(): v for k, v in self.headers.items()},
+                    body,
+                    time.monotonic(),
+                )
                 with server._lock:
                     server.requests.append(request)
                 if not self.path.rstrip("/").endswith("/chat/completions"):
@@ -226,13 +236,22 @@ class OpenAIServer:
                 if reply.body is not None:
                     data = reply.body
                 else:
-                    data = json.dumps({
-                        "id": f"chatcmpl-{request.index}", "object": "chat.completion",
-                        "created": int(time.time()), "model": request.model or "scripted",
-                        "choices": [{"index": 0, "finish_reason": "stop",
-                                     "message": {"role": "assistant", "content": reply.content}}],
-                        "usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0},
-                    }).encode()
+                    data = json.dumps(
+                        {
+                            "id": f"chatcmpl-{request.index}",
+                            "object": "chat.completion",
+                            "created": int(time.time()),
+                            "model": request.model or "scripted",
+                            "choices": [
+                                {
+                                    "index": 0,
+                                    "finish_reason": "stop",
+                                    "message": {"role": "assistant", "content": reply.content},
+                                }
+                            ],
+                            "usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0},
+                        }
+                    ).encode()
                 self._send(reply.status, data, reply.headers)
 
             def _send(self, status: int, data: bytes, headers: dict[str, str] | None = None) -> None:
@@ -254,8 +273,9 @@ class OpenAIServer:
             request_queue_size = 128
 
         self._httpd = _Server((self.host, 0), _Handler)
-        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05},
-                                        name="openai-test-server", daemon=True)
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, name="openai-test-server", daemon=True
+        )
         self._thread.start()
         return self
 

@@ -8,8 +8,9 @@ from typing import Any
 TextAgent = Callable[[str], str]
 
 
-def play_through(env: Any, agents: Mapping[int, TextAgent] | TextAgent, seed: int | None = None,
-                 num_players: int = 2) -> tuple[dict[int, int], dict[str, Any], dict[str, Any]]:
+def play_through(
+    env: Any, agents: Mapping[int, TextAgent] | TextAgent, seed: int | None = None, num_players: int = 2
+) -> tuple[dict[int, int], dict[str, Any], dict[str, Any]]:
     """Reset ``env`` and play it to the end; returns ``(rewards, game_info, last step's info)``.
 
     ``agents`` maps player ids to agents, or is one agent for every player.

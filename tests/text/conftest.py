@@ -27,7 +27,12 @@ def server() -> Iterator[OpenAIServer]:
 
 def fast(server: OpenAIServer, **overrides: Any) -> dict[str, Any]:
     """Jury settings for tests: this server, short timeout, quick retries."""
-    settings: dict[str, Any] = {"base_url": server.base_url, "models": ["judge-a", "judge-b", "judge-c"],
-                                "timeout": 2.0, "max_retries": 2, "backoff": 0.01}
+    settings: dict[str, Any] = {
+        "base_url": server.base_url,
+        "models": ["judge-a", "judge-b", "judge-c"],
+        "timeout": 2.0,
+        "max_retries": 2,
+        "backoff": 0.01,
+    }
     settings.update(overrides)
     return settings

@@ -93,11 +93,18 @@ def test_player_specs(server, monkeypatch, tmp_path):
     assert parse_player_spec(f"{path}:play")("x") == "from a file"
 
 
-@pytest.mark.parametrize("spec, problem", [
-    ("", "empty player SPEC"), ("robot", "unknown player SPEC"), ("openai:m", "BASE_URL"),
-    ("openai:m@ftp://x", "BASE_URL"), ("no_such_module_xyz:f", "cannot import"),
-    ("makeenv.text:__doc__", "not callable"), ("openai:m@http://127.0.0.1:1/v1#not a var", "environment variable"),
-])
+@pytest.mark.parametrize(
+    "spec, problem",
+    [
+        ("", "empty player SPEC"),
+        ("robot", "unknown player SPEC"),
+        ("openai:m", "BASE_URL"),
+        ("openai:m@ftp://x", "BASE_URL"),
+        ("no_such_module_xyz:f", "cannot import"),
+        ("makeenv.text:__doc__", "not callable"),
+        ("openai:m@http://127.0.0.1:1/v1#not a var", "environment variable"),
+    ],
+)
 def test_bad_player_specs(spec, problem):
     with pytest.raises(SpecError, match=problem):
         parse_player_spec(spec)
@@ -158,8 +165,18 @@ def test_local_spec_without_the_extra_says_how_to_install(monkeypatch):
 
 
 def test_public_names_are_exported():
-    for name in ("OpenAICompatibleJury", "OpenRouterJury", "JuryUnavailable", "Jury", "TextEnv", "HumanAgent",
-                 "OpenAICompatibleAgent", "OpenRouterAgent", "Ballot", "Verdict"):
+    for name in (
+        "OpenAICompatibleJury",
+        "OpenRouterJury",
+        "JuryUnavailable",
+        "Jury",
+        "TextEnv",
+        "HumanAgent",
+        "OpenAICompatibleAgent",
+        "OpenRouterAgent",
+        "Ballot",
+        "Verdict",
+    ):
         assert hasattr(makeenv.text, name), name
     assert {"LocalJury", "LocalAgent"} <= set(makeenv.text.__all__)
 

@@ -39,25 +39,40 @@ class Reader:
 NAMES = {0: "Scissors", 1: "Rock", 2: "Paper", 3: "Drop in column 3", 4: "Drop in column 13"}
 
 
-@pytest.mark.parametrize("answer, expected", [
-    ("[1]", 1), ("1", 1), (" [ 1 ] ", 1), ("rock", 1), ("ROCK.", 1), ("[Paper]", 2), ('"Paper"', 2),
-    ("I think [2] wins here.", 2), ("Scissors beats paper, so [0]", 0), ("[2] ... yes, [2]", 2),
-    ("column 13", 4), ("[Drop in column 3]", 3),
-])
+@pytest.mark.parametrize(
+    "answer, expected",
+    [
+        ("[1]", 1),
+        ("1", 1),
+        (" [ 1 ] ", 1),
+        ("rock", 1),
+        ("ROCK.", 1),
+        ("[Paper]", 2),
+        ('"Paper"', 2),
+        ("I think [2] wins here.", 2),
+        ("Scissors beats paper, so [0]", 0),
+        ("[2] ... yes, [2]", 2),
+        ("column 13", 4),
+        ("[Drop in column 3]", 3),
+    ],
+)
 def test_an_answer_names_an_action_by_number_or_description(answer, expected):
     assert parse_answer(answer, [0, 1, 2, 3, 4], NAMES.__getitem__, 5) == expected
 
 
-@pytest.mark.parametrize("answer, valid, reason", [
-    ("", [0, 1], "empty"),
-    ("   ", [0, 1], "empty"),
-    ("[7]", [0, 1], "there is no action 7: actions are numbered 0 to 4"),
-    ("2", [0, 1], "action 2 (Paper) is not valid now"),
-    ("Paper", [0, 1], "'Paper' is not valid now"),
-    ("[0] or [1]", [0, 1], "names several actions ([0], [1])"),
-    ("column", [3, 4], "fits several valid actions ([3], [4])"),
-    ("lizard", [0, 1, 2], "'lizard' names no valid action"),
-])
+@pytest.mark.parametrize(
+    "answer, valid, reason",
+    [
+        ("", [0, 1], "empty"),
+        ("   ", [0, 1], "empty"),
+        ("[7]", [0, 1], "there is no action 7: actions are numbered 0 to 4"),
+        ("2", [0, 1], "action 2 (Paper) is not valid now"),
+        ("Paper", [0, 1], "'Paper' is not valid now"),
+        ("[0] or [1]", [0, 1], "names several actions ([0], [1])"),
+        ("column", [3, 4], "fits several valid actions ([3], [4])"),
+        ("lizard", [0, 1, 2], "'lizard' names no valid action"),
+    ],
+)
 def test_an_answer_that_names_no_valid_action_says_why(answer, valid, reason):
     with pytest.raises(AnswerError, match=re.escape(reason)):
         parse_answer(answer, valid, NAMES.__getitem__, 5)
@@ -71,6 +86,7 @@ def test_a_bare_number_is_the_action_number_never_a_description():
 
 # ------------------------------------------------------------------------------------ every game
 
+
 @pytest.mark.slow
 @pytest.mark.parametrize("game", ARRAY_GAMES)
 def test_every_array_game_plays_to_the_end_as_text(game):
@@ -80,8 +96,9 @@ def test_every_array_game_plays_to_the_end_as_text(game):
     for _ in range(2):
         env = makeenv.make(f"{game}-text")
         assert isinstance(env, ArrayTextEnv) and env.env_id == f"{game}-text"
-        rewards, info = play(env, {p: Reader(p, env) for p in range(env.seat_count)}, num_players=env.seat_count,
-                             seed=5)
+        rewards, info = play(
+            env, {p: Reader(p, env) for p in range(env.seat_count)}, num_players=env.seat_count, seed=5
+        )
         assert info["finished"] and info["outcome"] is not None and info["forfeit"] is None
         assert rewards == {p: pytest.approx(r) for p, r in enumerate(info["outcome"]["returns"])}
         assert info["moves"] and all(set(m) >= {"seat", "action", "label"} for m in info["moves"])
@@ -109,12 +126,13 @@ def test_the_observation_describes_the_state_lists_actions_and_says_how_to_answe
     assert player == 0 and env.seats == [1]
     assert "You are Player 1 in ConnectFour (2 players). Player 0: a level-2 bot" in observation
     assert "Player 0 played: Drop a disc in column" in observation  # the bot moved first
-    assert "Board, top row first" in observation                    # the game's own describe_state
+    assert "Board, top row first" in observation  # the game's own describe_state
     assert [a for a, _ in listed_actions(observation)] == list(range(7))
     assert "[3] Drop a disc in column 4 (of 7, from the left)" in observation
     assert 'Answer with one valid action: its number in brackets as listed (e.g. "[0]")' in observation
-    assert env.action_options() == [{"answer": f"[{a}]", "label": env.game.describe_action(a), "action": a}
-                                    for a in range(7)]
+    assert env.action_options() == [
+        {"answer": f"[{a}]", "label": env.game.describe_action(a), "action": a} for a in range(7)
+    ]
     assert env.render(0).startswith("<svg") and 'data-action="3"' in env.render(0)
 
 
@@ -139,9 +157,9 @@ def test_an_invalid_answer_gets_one_retry_then_forfeits():
     assert player == 0 and observation.endswith("another invalid answer then forfeits the game).")
     done, info = env.step("row 2, column 2")  # the retry works (part of one description)
     assert not done and info["action"] == 4
-    done, info = env.step("[4]")     # Player 1: taken
+    done, info = env.step("[4]")  # Player 1: taken
     assert not done and "action 4 (Mark row 2, column 2 (centre)) is not valid now" in info["reason"]
-    done, info = env.step("[9]")     # a second invalid answer in the same turn
+    done, info = env.step("[9]")  # a second invalid answer in the same turn
     assert done and info["forfeit"] and info["rewards"] == {0: 1, 1: -1}
     rewards, record = env.close()
     assert rewards == {0: 1, 1: -1} and record["forfeit"]["seat"] == 1
@@ -222,10 +240,10 @@ def test_the_listing_is_read_back_from_observations_and_nothing_else_is():
     observation = env.get_observation()[1]
     assert listed_options(observation) == env.action_options(0) and len(env.action_options(0)) == 7
     env.step("[3]")
-    env.step("no such column")   # an invalid answer: its message names valid actions inline
+    env.step("no such column")  # an invalid answer: its message names valid actions inline
     observation = env.get_observation()[1]
     assert "Invalid move" in observation
-    assert listed_options(observation) == env.action_options(0)   # the newest listing, this turn's
+    assert listed_options(observation) == env.action_options(0)  # the newest listing, this turn's
     assert [o["action"] for o in listed_options(observation)] == list(env.match.valid_action_ids())
     for text in ("", "Write your strategy.", "Valid actions: [0], [1]", "Valid actions:\nnone listed", None):
         assert listed_options(text) == []

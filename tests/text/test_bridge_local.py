@@ -17,8 +17,9 @@ from tests.llm.conftest import needs_llm
 def test_the_local_model_chooses_valid_moves_in_a_whole_game(tmp_path):
     """``--player0 local`` picks among the valid actions (LocalAgent.choose): never an invalid answer."""
     out = tmp_path / "local.json"
-    result = CliRunner().invoke(app, ["match", "TicTacToe-text", "--player0", "local", "--player1", "bot:2",
-                                      "--seed", "0", "--out", str(out)])
+    result = CliRunner().invoke(
+        app, ["match", "TicTacToe-text", "--player0", "local", "--player1", "bot:2", "--seed", "0", "--out", str(out)]
+    )
     assert result.exit_code == 0, result.output
     record = json.loads(out.read_text(encoding="utf-8"))
     game = record["game_info"]

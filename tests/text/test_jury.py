@@ -50,8 +50,11 @@ def test_max_concurrency_one_asks_one_after_another(server):
 
 
 def test_ballots_record_everything_and_serialise(server):
-    server.handler = lambda request: {"judge-a": "Player 0", "judge-b": "**Player 1**\nbecause it is bold",
-                                      "judge-c": "I like both"}[request.model]
+    server.handler = lambda request: {
+        "judge-a": "Player 0",
+        "judge-b": "**Player 1**\nbecause it is bold",
+        "judge-c": "I like both",
+    }[request.model]
     verdict = jury(server, 6, quorum=3).evaluate("s", SUBMISSIONS)
     assert verdict.votes == {"Player 0": 2, "Player 1": 2} and verdict.abstentions == 2
     by_id = {ballot.juror_id: ballot for ballot in verdict.ballots}
@@ -77,8 +80,16 @@ def test_half_the_jurors_see_player_1_first_and_labels_stay(server):
     for request in server.chat_requests:
         text = request.user_text
         # The text under each label is that player's, whatever the order.
-        assert text.index("Strategy of Player 0") < text.index("> Boil water") < text.index("end of the strategy of Player 0")
-        assert text.index("Strategy of Player 1") < text.index("> Run to the coast") < text.index("end of the strategy of Player 1")
+        assert (
+            text.index("Strategy of Player 0")
+            < text.index("> Boil water")
+            < text.index("end of the strategy of Player 0")
+        )
+        assert (
+            text.index("Strategy of Player 1")
+            < text.index("> Run to the coast")
+            < text.index("end of the strategy of Player 1")
+        )
 
 
 def test_juror_prompt_weighs_criteria_fences_and_warns(server):
@@ -93,12 +104,22 @@ def test_juror_prompt_weighs_criteria_fences_and_warns(server):
     assert request.body["temperature"] == 0.0 and request.body["model"] == "judge-a"
 
 
-@pytest.mark.parametrize("answer, expected", [
-    ("Player 0", "Player 0"), ("player 1.", "Player 1"), ("**Player 1**", "Player 1"),
-    ("Player 0\nPlayer 1 was weaker.", "Player 0"), ("Player 0 or Player 1", None),
-    ("Player 2", None), ("Player 10", None), ("The first one", None), ("", None), ("Player0", None),
-    ("I pick Player 1's plan.", "Player 1"),
-])
+@pytest.mark.parametrize(
+    "answer, expected",
+    [
+        ("Player 0", "Player 0"),
+        ("player 1.", "Player 1"),
+        ("**Player 1**", "Player 1"),
+        ("Player 0\nPlayer 1 was weaker.", "Player 0"),
+        ("Player 0 or Player 1", None),
+        ("Player 2", None),
+        ("Player 10", None),
+        ("The first one", None),
+        ("", None),
+        ("Player0", None),
+        ("I pick Player 1's plan.", "Player 1"),
+    ],
+)
 def test_parse_vote(answer, expected):
     assert parse_vote(answer, OPTIONS) == expected
 
@@ -150,8 +171,15 @@ def test_timeout_without_retry_abstains(server):
 
 
 def test_garbage_and_wrong_option_names_abstain(server):
-    server.queue(Reply.raw("<html>gateway</html>"), Reply.raw('{"choices": []}', content_type="application/json"),
-                 "Player 7", "Team Blue", "Player 0", "Player 0", "Player 0")
+    server.queue(
+        Reply.raw("<html>gateway</html>"),
+        Reply.raw('{"choices": []}', content_type="application/json"),
+        "Player 7",
+        "Team Blue",
+        "Player 0",
+        "Player 0",
+        "Player 0",
+    )
     panel = jury(server, 7, max_concurrency=1, quorum=3)
     verdict = panel.evaluate("s", SUBMISSIONS)
     assert verdict.votes == {"Player 0": 3, "Player 1": 0} and verdict.abstentions == 4
@@ -165,7 +193,9 @@ def test_quorum_default_is_more_than_half_and_configurable(server):
     assert jury(server, 11).quorum == 6 and jury(server, 4).quorum == 3
     server.handler = lambda request: "Player 0" if request.model == "judge-a" else "no idea"
     # 11 jurors, models a,b,c -> judge-a for 4 of them: below 6.
-    with pytest.raises(JuryUnavailable, match="only 4 of 11 jurors returned a valid vote, below the quorum of 6") as caught:
+    with pytest.raises(
+        JuryUnavailable, match="only 4 of 11 jurors returned a valid vote, below the quorum of 6"
+    ) as caught:
         jury(server, 11).evaluate("s", SUBMISSIONS)
     assert caught.value.verdict.votes == {"Player 0": 4, "Player 1": 0}
     assert jury(server, 11, quorum=4).evaluate("s", SUBMISSIONS).winner == "Player 0"
@@ -192,8 +222,16 @@ def test_api_key_is_sent_but_never_shown(server, monkeypatch):
     with pytest.raises(JuryUnavailable) as caught:
         panel.evaluate("s", SUBMISSIONS)
     assert server.chat_requests[0].headers["authorization"] == f"Bearer {key}"
-    shown = " ".join([repr(panel), repr(panel.settings), repr(panel._client), str(caught.value),
-                      json.dumps(caught.value.verdict.to_dict()), json.dumps(panel.describe())])
+    shown = " ".join(
+        [
+            repr(panel),
+            repr(panel.settings),
+            repr(panel._client),
+            str(caught.value),
+            json.dumps(caught.value.verdict.to_dict()),
+            json.dumps(panel.describe()),
+        ]
+    )
     assert key not in shown and "refused the API key" in shown
     assert panel.describe()["api_key_set"] is True
 
@@ -207,8 +245,15 @@ def test_openrouter_jury_without_key_is_a_clear_error():
 def test_a_custom_jury_only_casts_ballots():
     class Coin(Jury):
         def cast_ballots(self, scenario, submissions):
-            return [Ballot(juror_id=i, model="coin", order=self.presentation_order(i),
-                           vote=self.options[i % 2] if i < 3 else "Player 9") for i in range(self.jury_size)]
+            return [
+                Ballot(
+                    juror_id=i,
+                    model="coin",
+                    order=self.presentation_order(i),
+                    vote=self.options[i % 2] if i < 3 else "Player 9",
+                )
+                for i in range(self.jury_size)
+            ]
 
     verdict = Coin(OPTIONS, jury_size=4, quorum=2).evaluate("s", SUBMISSIONS)
     assert verdict.votes == {"Player 0": 2, "Player 1": 1} and verdict.abstentions == 1
@@ -224,8 +269,12 @@ def test_build_juror_prompt_caps_length():
 
 
 def test_chat_client_alone(server):
-    server.queue(Reply.raw(json.dumps({"choices": [{"message": {"content": [{"type": "text", "text": "hi"}]}}]}),
-                           content_type="application/json"))
+    server.queue(
+        Reply.raw(
+            json.dumps({"choices": [{"message": {"content": [{"type": "text", "text": "hi"}]}}]}),
+            content_type="application/json",
+        )
+    )
     client = ChatClient(ClientSettings(base_url=server.base_url, timeout=2))
     result = client.complete("m", [{"role": "user", "content": "hello \ud800"}])
     assert result.text == "hi" and result.attempts == 1

@@ -14,21 +14,27 @@ from makeenv.text.turns import play
 PILE = (2, 2, 3)
 
 
-@pytest.mark.parametrize("text, taken", [
-    ("[Propose] books=1 hats=2 balls=0", (1, 2, 0)),
-    ("Let's split. [Propose: 1 book, 2 hats]", (1, 2, 0)),
-    ("[propose] 2 books 1 ball", (2, 0, 1)),
-    ("[PROPOSE] hat: 1", (0, 1, 0)),
-    ("Hello there, nice weather.", None),
-])
+@pytest.mark.parametrize(
+    "text, taken",
+    [
+        ("[Propose] books=1 hats=2 balls=0", (1, 2, 0)),
+        ("Let's split. [Propose: 1 book, 2 hats]", (1, 2, 0)),
+        ("[propose] 2 books 1 ball", (2, 0, 1)),
+        ("[PROPOSE] hat: 1", (0, 1, 0)),
+        ("Hello there, nice weather.", None),
+    ],
+)
 def test_proposals_are_read_in_several_spellings(text, taken):
     assert parse_proposal(text, PILE) == taken
 
 
-@pytest.mark.parametrize("text, reason", [
-    ("[Propose] everything", "must say what you take"),
-    ("[Propose] books=3", "takes more than the table holds: 3 books (there are 2)"),
-])
+@pytest.mark.parametrize(
+    "text, reason",
+    [
+        ("[Propose] everything", "must say what you take"),
+        ("[Propose] books=3", "takes more than the table holds: 3 books (there are 2)"),
+    ],
+)
 def test_bad_proposals_say_what_is_wrong(text, reason):
     with pytest.raises(ProposalError, match=re.escape(reason)):
         parse_proposal(text, PILE)
@@ -45,8 +51,11 @@ def test_the_pile_and_values_follow_the_rules_and_stay_private():
         assert env.values[0] != env.values[1]
         _, observation = env.get_observation(0)
         other = ", ".join(f"{item} {value}" for item, value in zip(ITEMS, env.values[1]))
-        assert "Your values per item (private): " + ", ".join(
-            f"{item} {value}" for item, value in zip(ITEMS, env.values[0])) in observation
+        assert (
+            "Your values per item (private): "
+            + ", ".join(f"{item} {value}" for item, value in zip(ITEMS, env.values[0]))
+            in observation
+        )
         assert other not in observation
 
 
@@ -62,7 +71,10 @@ def test_a_deal_gives_each_player_its_own_points():
     rewards, record = env.close()
     p1 = env.values[1][0] * 1 + env.values[1][2] * 3
     assert done and rewards == {0: 8, 1: p1} and record["outcome"] == "deal"
-    assert record["deal"] == {"Player 0": {"book": 1, "hat": 2, "ball": 0}, "Player 1": {"book": 1, "hat": 0, "ball": 3}}
+    assert record["deal"] == {
+        "Player 0": {"book": 1, "hat": 2, "ball": 0},
+        "Player 1": {"book": 1, "hat": 0, "ball": 3},
+    }
     assert "Values, now revealed" in env.get_observation(0)[1]
     panel = env.result_panel(0)
     assert panel[0]["rows"][0][0] == "Player 0 (you)" and panel[0]["rows"][0][-1] == "8"

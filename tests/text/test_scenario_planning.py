@@ -23,8 +23,9 @@ SEED_PROMPT = (
 
 
 def make_env(server, jury_size=5, **overrides):
-    return makeenv.make("ScenarioPlanning-v0", jury_class=OpenAICompatibleJury, jury_size=jury_size,
-                        **fast(server, **overrides))
+    return makeenv.make(
+        "ScenarioPlanning-v0", jury_class=OpenAICompatibleJury, jury_size=jury_size, **fast(server, **overrides)
+    )
 
 
 def play(env, strategy0="Stay put and ration water.", strategy1="Walk to the river at night."):
@@ -48,8 +49,9 @@ def test_full_game_through_make_with_the_textarena_loop(server):
     rewards, game_info = env.close()
     assert steps == 2
     assert rewards == {0: -1, 1: 1}
-    assert info["message"] == ("[GAME] Vote results:\nPlayer 0: 0 votes\nPlayer 1: 11 votes\n"
-                               "[GAME] Player 1 wins by convincing the judges.")
+    assert info["message"] == (
+        "[GAME] Vote results:\nPlayer 0: 0 votes\nPlayer 1: 11 votes\n[GAME] Player 1 wins by convincing the judges."
+    )
     assert game_info["votes"] == {"Player 0": 0, "Player 1": 11}
     assert all(isinstance(count, int) for count in game_info["votes"].values())
     assert game_info["strategies"] == {"Player 0": "Hide in the basement.", "Player 1": "Build a raft and leave."}
@@ -103,8 +105,9 @@ def test_player_1_never_sees_player_0s_strategy(server):
     # After judging, both see the result lines (and still not each other's text).
     for p in (0, 1):
         _, observation = env.get_observation(p)
-        assert observation.endswith("[GAME] Vote results:\nPlayer 0: 5 votes\nPlayer 1: 0 votes\n"
-                                    "[GAME] Player 0 wins by convincing the judges.")
+        assert observation.endswith(
+            "[GAME] Vote results:\nPlayer 0: 5 votes\nPlayer 1: 0 votes\n[GAME] Player 0 wins by convincing the judges."
+        )
     assert "Climb the hill" not in env.get_observation(0)[1]
     assert secret not in env.get_observation(1)[1]
 
@@ -114,8 +117,12 @@ def test_split_vote_counts_are_integers_and_exact(server):
     env = make_env(server, jury_size=11, models=["judge-a", "judge-b"])  # 6 a, 5 b
     done, info = play(env)
     assert done and info["votes"] == {"Player 0": 6, "Player 1": 5}
-    assert info["message"].splitlines() == ["[GAME] Vote results:", "Player 0: 6 votes", "Player 1: 5 votes",
-                                            "[GAME] Player 0 wins by convincing the judges."]
+    assert info["message"].splitlines() == [
+        "[GAME] Vote results:",
+        "Player 0: 6 votes",
+        "Player 1: 5 votes",
+        "[GAME] Player 0 wins by convincing the judges.",
+    ]
     assert env.close()[0] == {0: 1, 1: -1}
 
 
@@ -233,8 +240,9 @@ def test_jury_kwargs_override_and_pass_through(server):
 
 
 def test_jury_class_as_import_path_and_as_built_jury(server):
-    env = makeenv.make("ScenarioPlanning-v0", jury_class="makeenv.text.jury:OpenAICompatibleJury",
-                       jury_size=3, **fast(server))
+    env = makeenv.make(
+        "ScenarioPlanning-v0", jury_class="makeenv.text.jury:OpenAICompatibleJury", jury_size=3, **fast(server)
+    )
     assert isinstance(env.jury, OpenAICompatibleJury)
     built = OpenAICompatibleJury(["Player 0", "Player 1"], 3, **fast(server))
     env2 = ScenarioPlanningEnv(jury_class=built)
@@ -251,15 +259,18 @@ def test_builtin_scenarios_are_many_distinct_and_substantial():
     assert len({s.split()[0] for s in scenarios}) > 5  # not one template
 
 
-@pytest.mark.parametrize("content, problem", [
-    ("{not json", "not valid JSON"),
-    ('["a", "b"]', "must hold a JSON object"),
-    ('{"other": []}', "must hold a JSON object"),
-    ('{"scenarios": "one"}', "must be a list"),
-    ('{"scenarios": []}', "list is empty"),
-    ('{"scenarios": ["ok", 3]}', "entry 1 is a int"),
-    ('{"scenarios": ["ok", "  "]}', "entry 1 is an empty string"),
-])
+@pytest.mark.parametrize(
+    "content, problem",
+    [
+        ("{not json", "not valid JSON"),
+        ('["a", "b"]', "must hold a JSON object"),
+        ('{"other": []}', "must hold a JSON object"),
+        ('{"scenarios": "one"}', "must be a list"),
+        ('{"scenarios": []}', "list is empty"),
+        ('{"scenarios": ["ok", 3]}', "entry 1 is a int"),
+        ('{"scenarios": ["ok", "  "]}', "entry 1 is an empty string"),
+    ],
+)
 def test_bad_scenarios_files_name_file_and_problem(tmp_path, server, content, problem):
     path = tmp_path / "my_scenarios.json"
     path.write_text(content, encoding="utf-8")

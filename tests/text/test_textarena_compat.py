@@ -23,8 +23,9 @@ def test_action_wrappers_wrap_a_makeenv_env_as_it_is():
         answers.append(answer)
         done, info = env.step(answer)
     rewards, game_info = env.close()
-    assert game_info["forfeit"] is None and [m["action"] for m in game_info["moves"] if m["seat"] == 0] == \
-        [int(a) for a in answers]
+    assert game_info["forfeit"] is None and [m["action"] for m in game_info["moves"] if m["seat"] == 0] == [
+        int(a) for a in answers
+    ]
     clipped = ta.wrappers.ClipCharactersActionWrapper(makeenv.make("TicTacToe-text"), max_num_characters=3)
     clipped.reset(num_players=2, seed=0)
     clipped.step("I choose the top left corner: [0]")  # TextArena keeps the last 3 characters: "[0]"
@@ -51,8 +52,7 @@ def test_llm_observation_wrapper_sees_typed_messages_with_senders():
 
 
 def test_game_board_wrapper_shows_the_prompt_and_only_the_latest_board():
-    env = ta.wrappers.GameBoardObservationWrapper(TextArenaView(makeenv.make("ConnectFour-text", level=1,
-                                                                             seats=[0])))
+    env = ta.wrappers.GameBoardObservationWrapper(TextArenaView(makeenv.make("ConnectFour-text", level=1, seats=[0])))
     env.reset(num_players=1, seed=0)
     env.step("[3]")
     _, observation = env.get_observation()
@@ -72,7 +72,8 @@ def test_the_view_delivers_each_message_once_with_its_type():
     assert again == []
     view.step("[4]")
     _, after = view.get_observation()
-    assert [kind for _, _, kind in after] == [ta.ObservationType.GAME_ACTION_DESCRIPTION] * 2 + \
-        [ta.ObservationType.GAME_BOARD]
+    assert [kind for _, _, kind in after] == [ta.ObservationType.GAME_ACTION_DESCRIPTION] * 2 + [
+        ta.ObservationType.GAME_BOARD
+    ]
     with pytest.raises(TypeError, match="makeenv text env"):
         TextArenaView(object())

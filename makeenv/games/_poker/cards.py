@@ -16,22 +16,34 @@ CARD_W, CARD_H = 84, 120
 
 def open_svg(width: int, height: int) -> str:
     """The SVG header and the green table."""
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-            f'viewBox="0 0 {width} {height}" font-family="{FONT}">'
-            f'<rect width="{width}" height="{height}" rx="14" fill="#f8fafc"/>'
-            f'<rect x="16" y="70" width="{width - 32}" height="{height - 150}" rx="60" fill="{FELT}" '
-            f'stroke="{FELT_EDGE}" stroke-width="6"/>')
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" font-family="{FONT}">'
+        f'<rect width="{width}" height="{height}" rx="14" fill="#f8fafc"/>'
+        f'<rect x="16" y="70" width="{width - 32}" height="{height - 150}" rx="60" fill="{FELT}" '
+        f'stroke="{FELT_EDGE}" stroke-width="6"/>'
+    )
 
 
-def text(x: float, y: float, words: str, size: int = 16, colour: str = INK, bold: bool = False,
-         anchor: str = "middle") -> str:
+def text(
+    x: float, y: float, words: str, size: int = 16, colour: str = INK, bold: bool = False, anchor: str = "middle"
+) -> str:
     weight = ' font-weight="bold"' if bold else ""
-    return (f'<text x="{x}" y="{y}" text-anchor="{anchor}" font-size="{size}" fill="{colour}"{weight}>'
-            f'{escape(words)}</text>')
+    return (
+        f'<text x="{x}" y="{y}" text-anchor="{anchor}" font-size="{size}" fill="{colour}"{weight}>'
+        f"{escape(words)}</text>"
+    )
 
 
-def card(x: float, y: float, rank: str | None, suit: str = "", caption: str = "",
-         highlight: str | None = None, caption_below: bool = False) -> str:
+def card(
+    x: float,
+    y: float,
+    rank: str | None,
+    suit: str = "",
+    caption: str = "",
+    highlight: str | None = None,
+    caption_below: bool = False,
+) -> str:
     """A playing card with its top-left corner at (x, y); ``rank=None`` draws it face down. The
     caption goes to the card's right (or under it)."""
     border = highlight or "#4b5563"
@@ -67,8 +79,9 @@ def chips(x: float, y: float, count: float, label: str, detail: str = "") -> str
     amount = int(round(count))
     parts = []
     for k in range(min(amount, 12)):
-        parts.append(f'<ellipse cx="{x}" cy="{y - 5 * k}" rx="18" ry="7" fill="#fbbf24" stroke="#92400e" '
-                     'stroke-width="1.5"/>')
+        parts.append(
+            f'<ellipse cx="{x}" cy="{y - 5 * k}" rx="18" ry="7" fill="#fbbf24" stroke="#92400e" stroke-width="1.5"/>'
+        )
     parts.append(text(x, y + 26, f"{amount} chip{'s' if amount != 1 else ''}", 15, "#ffffff", True))
     parts.append(text(x, y + 44, label, 13, "#d1fae5"))
     if detail:
@@ -78,9 +91,11 @@ def chips(x: float, y: float, count: float, label: str, detail: str = "") -> str
 
 def button(x: float, y: float, width: float, label: str, action: int, colour: str = BLUE) -> str:
     """A clickable button that plays ``action`` (``data-action``) in the browser GUI."""
-    return (f'<g data-action="{int(action)}" style="cursor:pointer">'
-            f'<rect x="{x}" y="{y}" width="{width}" height="40" rx="10" fill="{colour}"/>'
-            f'{text(x + width / 2, y + 26, label, 17, "#ffffff", True)}</g>')
+    return (
+        f'<g data-action="{int(action)}" style="cursor:pointer">'
+        f'<rect x="{x}" y="{y}" width="{width}" height="40" rx="10" fill="{colour}"/>'
+        f"{text(x + width / 2, y + 26, label, 17, '#ffffff', True)}</g>"
+    )
 
 
 def buttons(centre_x: float, y: float, choices: list[tuple[int, str]], width: float = 150) -> str:
@@ -89,8 +104,10 @@ def buttons(centre_x: float, y: float, choices: list[tuple[int, str]], width: fl
     total = len(choices) * width + (len(choices) - 1) * gap
     left = centre_x - total / 2
     colours = {0: "#475569"}
-    return "".join(button(left + i * (width + gap), y, width, label, action, colours.get(i, BLUE))
-                   for i, (action, label) in enumerate(choices))
+    return "".join(
+        button(left + i * (width + gap), y, width, label, action, colours.get(i, BLUE))
+        for i, (action, label) in enumerate(choices)
+    )
 
 
 def close_svg() -> str:

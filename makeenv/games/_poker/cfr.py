@@ -99,8 +99,9 @@ def find_row(slots, keys, count, state, insert) -> int:
 
 
 @njit(cache=True)
-def _discover(env, slots, keys, count,
-              getCurrentPlayer, getAgentState, getValidActions, stepEnv, checkEnded, getReturns) -> bool:
+def _discover(
+    env, slots, keys, count, getCurrentPlayer, getAgentState, getValidActions, stepEnv, checkEnded, getReturns
+) -> bool:
     """Add every information set below ``env`` to the table; False when the table is full."""
     if checkEnded(env) != -1:
         return True
@@ -111,19 +112,40 @@ def _discover(env, slots, keys, count,
     for a in range(valid.shape[0]):
         if valid[a] == 1.0:
             child = stepEnv(a, env.copy())
-            if not _discover(child, slots, keys, count,
-                             getCurrentPlayer, getAgentState, getValidActions, stepEnv, checkEnded, getReturns):
+            if not _discover(
+                child,
+                slots,
+                keys,
+                count,
+                getCurrentPlayer,
+                getAgentState,
+                getValidActions,
+                stepEnv,
+                checkEnded,
+                getReturns,
+            ):
                 return False
     return True
 
 
 @njit(cache=True)
-def discover_all(deals, slots, keys, count,
-                 getCurrentPlayer, getAgentState, getValidActions, stepEnv, checkEnded, getReturns) -> bool:
+def discover_all(
+    deals, slots, keys, count, getCurrentPlayer, getAgentState, getValidActions, stepEnv, checkEnded, getReturns
+) -> bool:
     """Fill the table with the information sets of every deal; False when it is too small."""
     for d in range(deals.shape[0]):
-        if not _discover(deals[d].copy(), slots, keys, count,
-                         getCurrentPlayer, getAgentState, getValidActions, stepEnv, checkEnded, getReturns):
+        if not _discover(
+            deals[d].copy(),
+            slots,
+            keys,
+            count,
+            getCurrentPlayer,
+            getAgentState,
+            getValidActions,
+            stepEnv,
+            checkEnded,
+            getReturns,
+        ):
             return False
     return True
 
@@ -164,8 +186,25 @@ def average_strategy(sums, valid):
 
 
 @njit(cache=True)
-def _walk(env, player, my_reach, their_reach, weight, slots, keys, count, regrets, deltas, sums,
-          getCurrentPlayer, getAgentState, getValidActions, stepEnv, checkEnded, getReturns) -> float:
+def _walk(
+    env,
+    player,
+    my_reach,
+    their_reach,
+    weight,
+    slots,
+    keys,
+    count,
+    regrets,
+    deltas,
+    sums,
+    getCurrentPlayer,
+    getAgentState,
+    getValidActions,
+    stepEnv,
+    checkEnded,
+    getReturns,
+) -> float:
     """The value of ``env`` for ``player`` under the current strategies, adding up ``player``'s
     regret increments and strategy sums on the way. ``their_reach`` includes the deal's probability."""
     if checkEnded(env) != -1:
@@ -180,18 +219,50 @@ def _walk(env, player, my_reach, their_reach, weight, slots, keys, count, regret
         for a in range(n):
             if valid[a] == 1.0:
                 child = stepEnv(a, env.copy())
-                value += strategy[a] * _walk(child, player, my_reach, their_reach * strategy[a], weight,
-                                             slots, keys, count, regrets, deltas, sums, getCurrentPlayer,
-                                             getAgentState, getValidActions, stepEnv, checkEnded, getReturns)
+                value += strategy[a] * _walk(
+                    child,
+                    player,
+                    my_reach,
+                    their_reach * strategy[a],
+                    weight,
+                    slots,
+                    keys,
+                    count,
+                    regrets,
+                    deltas,
+                    sums,
+                    getCurrentPlayer,
+                    getAgentState,
+                    getValidActions,
+                    stepEnv,
+                    checkEnded,
+                    getReturns,
+                )
         return value
     values = np.zeros(n)
     value = 0.0
     for a in range(n):
         if valid[a] == 1.0:
             child = stepEnv(a, env.copy())
-            values[a] = _walk(child, player, my_reach * strategy[a], their_reach, weight,
-                              slots, keys, count, regrets, deltas, sums, getCurrentPlayer,
-                              getAgentState, getValidActions, stepEnv, checkEnded, getReturns)
+            values[a] = _walk(
+                child,
+                player,
+                my_reach * strategy[a],
+                their_reach,
+                weight,
+                slots,
+                keys,
+                count,
+                regrets,
+                deltas,
+                sums,
+                getCurrentPlayer,
+                getAgentState,
+                getValidActions,
+                stepEnv,
+                checkEnded,
+                getReturns,
+            )
             value += strategy[a] * values[a]
     for a in range(n):
         if valid[a] == 1.0:
@@ -201,8 +272,23 @@ def _walk(env, player, my_reach, their_reach, weight, slots, keys, count, regret
 
 
 @njit(cache=True)
-def cfr_iterations(deals, first_iteration, iterations, slots, keys, count, regrets, deltas, sums,
-                   getCurrentPlayer, getAgentState, getValidActions, stepEnv, checkEnded, getReturns) -> float:
+def cfr_iterations(
+    deals,
+    first_iteration,
+    iterations,
+    slots,
+    keys,
+    count,
+    regrets,
+    deltas,
+    sums,
+    getCurrentPlayer,
+    getAgentState,
+    getValidActions,
+    stepEnv,
+    checkEnded,
+    getReturns,
+) -> float:
     """CFR+ iterations ``first_iteration .. first_iteration + iterations - 1`` over every deal,
     player 0's then player 1's update in each; returns player 1's last value (the game value
     for player 1 under the current strategies, for monitoring)."""
@@ -212,9 +298,25 @@ def cfr_iterations(deals, first_iteration, iterations, slots, keys, count, regre
         for player in range(2):
             value = 0.0
             for d in range(deals.shape[0]):
-                value += chance * _walk(deals[d].copy(), player, 1.0, chance, float(t), slots, keys, count,
-                                        regrets, deltas, sums, getCurrentPlayer, getAgentState,
-                                        getValidActions, stepEnv, checkEnded, getReturns)
+                value += chance * _walk(
+                    deals[d].copy(),
+                    player,
+                    1.0,
+                    chance,
+                    float(t),
+                    slots,
+                    keys,
+                    count,
+                    regrets,
+                    deltas,
+                    sums,
+                    getCurrentPlayer,
+                    getAgentState,
+                    getValidActions,
+                    stepEnv,
+                    checkEnded,
+                    getReturns,
+                )
             for row in range(count[0]):  # regret matching+: add the pass's regrets, floor at 0
                 for a in range(regrets.shape[1]):
                     regrets[row, a] = max(regrets[row, a] + deltas[row, a], 0.0)
@@ -280,8 +382,18 @@ class CFRSolver:
         """Run ``iterations`` more CFR+ iterations; returns player 1's value under the last one."""
         if isinstance(iterations, bool) or not isinstance(iterations, (int, np.integer)) or iterations < 0:
             raise ValueError(f"CFRSolver.run: iterations must be an int >= 0, got {iterations!r}")
-        value = cfr_iterations(self.deals, self.iterations + 1, int(iterations), self.slots, self.keys,
-                               self.count, self.regrets, self.deltas, self.sums, *self.functions)
+        value = cfr_iterations(
+            self.deals,
+            self.iterations + 1,
+            int(iterations),
+            self.slots,
+            self.keys,
+            self.count,
+            self.regrets,
+            self.deltas,
+            self.sums,
+            *self.functions,
+        )
         self.iterations += int(iterations)
         return float(value)
 
@@ -299,6 +411,8 @@ class CFRSolver:
             raise ValueError(f"CFRSolver.policy: expected a state of length {self.state_size}, got shape {state.shape}")
         row = find_row(self.slots, self.keys, self.count, state, False)
         if row < 0:
-            raise KeyError("CFRSolver.policy: no information set has this state (is it a state of the player "
-                           "to move, reached by play?)")
+            raise KeyError(
+                "CFRSolver.policy: no information set has this state (is it a state of the player "
+                "to move, reached by play?)"
+            )
         return average_strategy(self.sums[row], self.functions[2](state))

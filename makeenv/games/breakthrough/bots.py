@@ -42,12 +42,12 @@ from .logic import (
 )
 
 WIN_SCORE = 1.0e6
-ITERATIONS = 200         # level 2's simulations per move (data[0] >= 1 overrides it)
-EXPLORATION = 0.2        # UCT exploration constant
-PRIOR_VISITS = 10.0      # how many visits a move's first value (from evaluate) counts as
-MINIMAX_WEIGHT = 0.8     # weight of the implicit minimax value against the mean in selection
-SCORE_SCALE = 10.0       # evaluate() score that means a 73% chance to win (a piece up)
-MAX_GAME_PLIES = 2 * (ROWS - 2) * 2 * COLS + 2   # every move advances a piece one row: a bound
+ITERATIONS = 200  # level 2's simulations per move (data[0] >= 1 overrides it)
+EXPLORATION = 0.2  # UCT exploration constant
+PRIOR_VISITS = 10.0  # how many visits a move's first value (from evaluate) counts as
+MINIMAX_WEIGHT = 0.8  # weight of the implicit minimax value against the mean in selection
+SCORE_SCALE = 10.0  # evaluate() score that means a 73% chance to win (a piece up)
+MAX_GAME_PLIES = 2 * (ROWS - 2) * 2 * COLS + 2  # every move advances a piece one row: a bound
 
 
 @njit(cache=True)
@@ -58,6 +58,7 @@ def copy_into(target, source):
 
 
 # ---- shared position knowledge --------------------------------------------------------------
+
 
 @njit(cache=True)
 def _row_of_progress(square, player):
@@ -100,7 +101,7 @@ def evaluate(env, player):
     winner = int(env[E_WINNER])
     if winner >= 0:
         return WIN_SCORE if winner == player else -WIN_SCORE
-    board = env[E_BOARD:E_BOARD + NUM_SQUARES]
+    board = env[E_BOARD : E_BOARD + NUM_SQUARES]
     to_move = int(env[E_PLAYER])
     waiting = 1 - to_move
     mover_piece = BLACK_PIECE if to_move == BLACK else WHITE_PIECE
@@ -118,7 +119,7 @@ def evaluate(env, player):
         score += value if owner == player else -value
         if owner == to_move:
             if progress == ROWS - 2 and _breaks_through(board, square, to_move, waiting_piece):
-                return sign_to_move * WIN_SCORE / 2   # it steps onto the far row now
+                return sign_to_move * WIN_SCORE / 2  # it steps onto the far row now
             continue
         gain = 0.0
         if _attacked_by(board, square, mover_piece, to_move):
@@ -128,11 +129,11 @@ def evaluate(env, player):
             runners += 1
             runner_capture = gain
             if gain == 0.0:
-                runners += 1   # nothing can take it: it goes through
+                runners += 1  # nothing can take it: it goes through
     if runners > 1:
         return -sign_to_move * WIN_SCORE / 2
     if runners == 1:
-        best_capture = runner_capture   # taking the runner is forced
+        best_capture = runner_capture  # taking the runner is forced
     return score + sign_to_move * best_capture
 
 
@@ -157,6 +158,7 @@ def greedy(state, data):
 
 
 # ---- level 2: Monte Carlo tree search ---------------------------------------------------------
+
 
 @njit(cache=True)
 def _win_chance(score):
@@ -199,7 +201,7 @@ def mcts(state, data):
     edge_child = np.empty(max_nodes * MAX_MOVES, dtype=np.int64)
     edge_visits = np.empty(max_nodes * MAX_MOVES, dtype=np.float64)
     edge_wins = np.empty(max_nodes * MAX_MOVES, dtype=np.float64)
-    edge_minimax = np.empty(max_nodes * MAX_MOVES, dtype=np.float64)   # for the mover
+    edge_minimax = np.empty(max_nodes * MAX_MOVES, dtype=np.float64)  # for the mover
     path = np.empty(MAX_GAME_PLIES + 1, dtype=np.int64)
     moves = np.empty(MAX_MOVES, dtype=np.int64)
     env = np.empty(ENV_SIZE, dtype=np.float64)
@@ -219,8 +221,11 @@ def mcts(state, data):
             log_n = np.log(node_visits[node] + 1.0)
             for e in range(first[node], first[node] + count[node]):
                 mean = edge_wins[e] / edge_visits[e]
-                value = ((1.0 - MINIMAX_WEIGHT) * mean + MINIMAX_WEIGHT * edge_minimax[e]
-                         + EXPLORATION * np.sqrt(log_n / edge_visits[e]))
+                value = (
+                    (1.0 - MINIMAX_WEIGHT) * mean
+                    + MINIMAX_WEIGHT * edge_minimax[e]
+                    + EXPLORATION * np.sqrt(log_n / edge_visits[e])
+                )
                 if value > best_value:
                     best, best_value = e, value
             path[depth] = best
@@ -229,14 +234,15 @@ def mcts(state, data):
             winner = int(env[E_WINNER])
             if winner >= 0:
                 black_wins = 1.0 if winner == BLACK else 0.0
-                edge_minimax[best] = 1.0   # the mover just won
+                edge_minimax[best] = 1.0  # the mover just won
                 break
             child = edge_child[best]
             if child < 0:
                 # a new node: its moves' values one ply ahead; the best of them is the leaf's value
                 if nodes < max_nodes:
-                    n, value = _expand(env, edges, moves, scratch, edge_action, edge_child, edge_visits, edge_wins,
-                                       edge_minimax)
+                    n, value = _expand(
+                        env, edges, moves, scratch, edge_action, edge_child, edge_visits, edge_wins, edge_minimax
+                    )
                     first[nodes], count[nodes], mover[nodes] = edges, n, int(env[E_PLAYER])
                     edge_child[best] = nodes
                     nodes += 1

@@ -38,8 +38,8 @@ from .logic import (
     getValidActions,
 )
 
-SQUARE = 56                       # square side in pixels
-LEFT, TOP = 40, 86                # the board's top-left corner
+SQUARE = 56  # square side in pixels
+LEFT, TOP = 40, 86  # the board's top-left corner
 WIDTH, HEIGHT = LEFT + COLS * SQUARE + 24, TOP + ROWS * SQUARE + 64
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 LIGHT, DARK, LAST = "#f0d9b5", "#b58863", "#f6e05e"
@@ -66,16 +66,17 @@ def describe_action(action: int) -> str:
     if not 0 <= a < NUM_ACTIONS:
         return f"Unknown action {a}"
     square, step = divmod(a, NUM_STEPS)
-    ends = [f"to {square_name(t)} for {COLOUR_NAMES[p]}" for p in (1, 0)
-            if (t := step_target(a, p)) is not None]
+    ends = [f"to {square_name(t)} for {COLOUR_NAMES[p]}" for p in (1, 0) if (t := step_target(a, p)) is not None]
     if not ends:
         return f"Step the piece on {square_name(square)} off the board (never valid)"
     where = ", ".join(ends)
     if step == STRAIGHT:
         return f"Step the piece on {square_name(square)} straight forward ({where})"
     file = chr(ord("a") + square % COLS + step - 1)
-    return (f"Step the piece on {square_name(square)} diagonally forward towards file {file} ({where}), "
-            "capturing a piece standing there")
+    return (
+        f"Step the piece on {square_name(square)} diagonally forward towards file {file} ({where}), "
+        "capturing a piece standing there"
+    )
 
 
 def move_name(action: int, player: int, board: np.ndarray) -> str:
@@ -107,7 +108,7 @@ def render(state) -> str:
     """An SVG picture of a Breakthrough state from its player's side of the board."""
     state = _check(state)
     me = 1 if state[S_WHITE] == 1.0 else 0
-    board = state[S_BOARD:S_BOARD + NUM_SQUARES]
+    board = state[S_BOARD : S_BOARD + NUM_SQUARES]
 
     def corner(square: int) -> tuple[float, float]:
         """Top-left pixel of a square: my home row at the bottom (Black sees the board turned round)."""
@@ -125,7 +126,7 @@ def render(state) -> str:
         f'<text x="{WIDTH / 2}" y="32" text-anchor="middle" font-size="20" font-weight="bold" '
         f'fill="{head_colour}" data-prompt="">{escape(head)}</text>',
         f'<text x="{WIDTH / 2}" y="58" text-anchor="middle" font-size="14" fill="{GREY}">'
-        f'You play {COLOUR_NAMES[me]}, moving up the board · move {int(state[S_MOVES]) + 1}</text>',
+        f"You play {COLOUR_NAMES[me]}, moving up the board · move {int(state[S_MOVES]) + 1}</text>",
     ]
     for square in range(NUM_SQUARES):
         x, y = corner(square)
@@ -134,11 +135,15 @@ def render(state) -> str:
         parts.append(f'<rect x="{x}" y="{y}" width="{SQUARE}" height="{SQUARE}" fill="{fill}"/>')
     for i in range(COLS):  # file letters below, rank numbers on the left, as seen from my side
         file_col = i if me == 1 else COLS - 1 - i
-        parts.append(f'<text x="{LEFT + i * SQUARE + SQUARE / 2}" y="{TOP + ROWS * SQUARE + 18}" '
-                     f'text-anchor="middle" font-size="13" fill="{GREY}">{chr(ord("a") + file_col)}</text>')
+        parts.append(
+            f'<text x="{LEFT + i * SQUARE + SQUARE / 2}" y="{TOP + ROWS * SQUARE + 18}" '
+            f'text-anchor="middle" font-size="13" fill="{GREY}">{chr(ord("a") + file_col)}</text>'
+        )
         rank = ROWS - i if me == 1 else i + 1
-        parts.append(f'<text x="{LEFT - 14}" y="{TOP + i * SQUARE + SQUARE / 2 + 5}" text-anchor="middle" '
-                     f'font-size="13" fill="{GREY}">{rank}</text>')
+        parts.append(
+            f'<text x="{LEFT - 14}" y="{TOP + i * SQUARE + SQUARE / 2 + 5}" text-anchor="middle" '
+            f'font-size="13" fill="{GREY}">{rank}</text>'
+        )
     for square in range(NUM_SQUARES):
         if board[square] not in (MINE, THEIRS):
             continue
@@ -152,9 +157,10 @@ def render(state) -> str:
             parts.append(_arrow(int(action), me, board, corner))
     parts.append(
         f'<text x="{WIDTH / 2}" y="{HEIGHT - 18}" text-anchor="middle" font-size="14" fill="{GREY}">'
-        f'Your pieces: {int(state[S_MY_PIECES])} · opponent\'s: {int(state[S_THEIR_PIECES])}'
-        + (f' · last move {escape(square_name(last_from))}-{escape(square_name(last_to))}' if last_from >= 0 else "")
-        + '</text>')
+        f"Your pieces: {int(state[S_MY_PIECES])} · opponent's: {int(state[S_THEIR_PIECES])}"
+        + (f" · last move {escape(square_name(last_from))}-{escape(square_name(last_to))}" if last_from >= 0 else "")
+        + "</text>"
+    )
     parts.append("</svg>")
     return "".join(parts)
 
@@ -166,7 +172,7 @@ def _arrow(action: int, me: int, board: np.ndarray, corner) -> str:
     x, y = corner(square)
     tx, ty = corner(target)
     cx, cy = x + SQUARE / 2, y + SQUARE / 2
-    dx, dy = (tx - x) / SQUARE, (ty - y) / SQUARE       # screen direction: (-1 | 0 | 1, -1)
+    dx, dy = (tx - x) / SQUARE, (ty - y) / SQUARE  # screen direction: (-1 | 0 | 1, -1)
     length = (dx * dx + dy * dy) ** 0.5
     ux, uy = dx / length, dy / length
     tip_x, tip_y = cx + ux * SQUARE * 0.62, cy + uy * SQUARE * 0.62
@@ -176,35 +182,48 @@ def _arrow(action: int, me: int, board: np.ndarray, corner) -> str:
     right = (base_x + uy * half, base_y - ux * half)
     colour = RED if board[target] == THEIRS else GREEN
     name = move_name(action, me, board)
-    return (f'<g data-action="{action}" cursor="pointer"><title>{escape(name)}</title>'
-            f'<circle cx="{(tip_x + base_x) / 2:.1f}" cy="{(tip_y + base_y) / 2:.1f}" r="{SQUARE * 0.2:.1f}" '
-            f'fill="#ffffff" fill-opacity="0.01"/>'
-            f'<polygon points="{tip_x:.1f},{tip_y:.1f} {left[0]:.1f},{left[1]:.1f} {right[0]:.1f},{right[1]:.1f}" '
-            f'fill="{colour}" stroke="#ffffff" stroke-width="1.5"/></g>')
+    return (
+        f'<g data-action="{action}" cursor="pointer"><title>{escape(name)}</title>'
+        f'<circle cx="{(tip_x + base_x) / 2:.1f}" cy="{(tip_y + base_y) / 2:.1f}" r="{SQUARE * 0.2:.1f}" '
+        f'fill="#ffffff" fill-opacity="0.01"/>'
+        f'<polygon points="{tip_x:.1f},{tip_y:.1f} {left[0]:.1f},{left[1]:.1f} {right[0]:.1f},{right[1]:.1f}" '
+        f'fill="{colour}" stroke="#ffffff" stroke-width="1.5"/></g>'
+    )
 
 
 def describe_state(state) -> str:
     """The state in words: the board as text rows, whose turn it is, the valid moves, the result."""
     state = _check(state)
     me = 1 if state[S_WHITE] == 1.0 else 0
-    board = state[S_BOARD:S_BOARD + NUM_SQUARES]
+    board = state[S_BOARD : S_BOARD + NUM_SQUARES]
     goal = "rank 8" if me == 1 else "rank 1"
-    lines = [f"Breakthrough. You play {COLOUR_NAMES[me]} (X): you move towards {goal}; your opponent "
-             f"plays {COLOUR_NAMES[1 - me]} (O).",
-             "Board (rank 8 at the top, file a on the left; X yours, O your opponent's, . empty):"]
+    lines = [
+        f"Breakthrough. You play {COLOUR_NAMES[me]} (X): you move towards {goal}; your opponent "
+        f"plays {COLOUR_NAMES[1 - me]} (O).",
+        "Board (rank 8 at the top, file a on the left; X yours, O your opponent's, . empty):",
+    ]
     for row in range(ROWS):
-        cells = " ".join("X" if board[row * COLS + c] == MINE else "O" if board[row * COLS + c] == THEIRS
-                         else "." for c in range(COLS))
+        cells = " ".join(
+            "X" if board[row * COLS + c] == MINE else "O" if board[row * COLS + c] == THEIRS else "."
+            for c in range(COLS)
+        )
         lines.append(f"  {ROWS - row} {cells}")
     lines.append("    " + " ".join(chr(ord("a") + c) for c in range(COLS)))
-    lines.append(f"Pieces: yours {int(state[S_MY_PIECES])}, your opponent's {int(state[S_THEIR_PIECES])}. "
-                 f"Moves played: {int(state[S_MOVES])}.")
+    lines.append(
+        f"Pieces: yours {int(state[S_MY_PIECES])}, your opponent's {int(state[S_THEIR_PIECES])}. "
+        f"Moves played: {int(state[S_MOVES])}."
+    )
     last_from, last_to = int(state[S_LAST_FROM]) - 1, int(state[S_LAST_TO]) - 1
     if 0 <= last_from < NUM_SQUARES and 0 <= last_to < NUM_SQUARES:
         lines.append(f"Last move: {square_name(last_from)}-{square_name(last_to)}.")
     if state[S_OVER] == 1.0:
-        lines.append("Game over: you won." if state[S_WON] == 1.0 else
-                     "Game over: you lost." if state[S_LOST] == 1.0 else "Game over.")
+        lines.append(
+            "Game over: you won."
+            if state[S_WON] == 1.0
+            else "Game over: you lost."
+            if state[S_LOST] == 1.0
+            else "Game over."
+        )
     elif state[S_MY_TURN] == 1.0:
         moves = [f"{move_name(int(a), me, board)} (action {int(a)})" for a in np.flatnonzero(getValidActions(state))]
         lines.append("Your turn. Valid moves: " + ", ".join(moves) + ".")

@@ -30,14 +30,14 @@ ROWS = 8
 COLS = 8
 NUM_SQUARES = ROWS * COLS
 NUM_PLAYERS = 2
-BLACK, WHITE = 0, 1                # players; Black moves first
-EMPTY, BLACK_PIECE, WHITE_PIECE = 0.0, 1.0, 2.0   # env board values (absolute colours)
-MINE, THEIRS = 1.0, 2.0            # state board values (relative to the player who sees it)
-NUM_STEPS = 3                      # 0 diagonal towards file a, 1 straight, 2 diagonal towards file h
+BLACK, WHITE = 0, 1  # players; Black moves first
+EMPTY, BLACK_PIECE, WHITE_PIECE = 0.0, 1.0, 2.0  # env board values (absolute colours)
+MINE, THEIRS = 1.0, 2.0  # state board values (relative to the player who sees it)
+NUM_STEPS = 3  # 0 diagonal towards file a, 1 straight, 2 diagonal towards file h
 STRAIGHT = 1
-NUM_ACTIONS = NUM_SQUARES * NUM_STEPS   # 192
-MAX_MOVES = 48                     # 16 pieces x 3 steps: a bound on one side's valid moves
-FORWARD = (1, -1)                  # row change of a step: Black moves down (rows grow), White up
+NUM_ACTIONS = NUM_SQUARES * NUM_STEPS  # 192
+MAX_MOVES = 48  # 16 pieces x 3 steps: a bound on one side's valid moves
+FORWARD = (1, -1)  # row change of a step: Black moves down (rows grow), White up
 
 
 def _target_table() -> np.ndarray:
@@ -55,27 +55,27 @@ def _target_table() -> np.ndarray:
 TARGET = _target_table()
 
 # ---- env: the referee's view (length ENV_SIZE) -----------------------------------------------
-E_BOARD = 0       # 0..63: EMPTY, BLACK_PIECE or WHITE_PIECE on each square
-E_PLAYER = 64     # player to move: 0 Black, 1 White
-E_WINNER = 65     # -1 running, 0 or 1 the winner (what checkEnded returns)
-E_PIECES = 66     # E_PIECES + p: pieces player p has left
-E_MOVES = 68      # moves played so far
+E_BOARD = 0  # 0..63: EMPTY, BLACK_PIECE or WHITE_PIECE on each square
+E_PLAYER = 64  # player to move: 0 Black, 1 White
+E_WINNER = 65  # -1 running, 0 or 1 the winner (what checkEnded returns)
+E_PIECES = 66  # E_PIECES + p: pieces player p has left
+E_MOVES = 68  # moves played so far
 E_LAST_FROM = 69  # square the last move came from, -1 before the first move
-E_LAST_TO = 70    # square the last move went to, -1 before the first move
+E_LAST_TO = 70  # square the last move went to, -1 before the first move
 ENV_SIZE = 71
 
 # ---- state: one player's view (length STATE_SIZE); every value is 0, 1, 2 or a count ---------
-S_BOARD = 0       # 0..63: 0 empty, 1 my piece, 2 opponent's piece (absolute squares, as E_BOARD)
-S_WHITE = 64      # 1 when I play White (moving up the board), 0 when I play Black
-S_MY_TURN = 65    # 1 while the game runs and it is my turn
-S_OVER = 66       # 1 when the game is over
-S_WON = 67        # 1 when I won
-S_LOST = 68       # 1 when my opponent won
+S_BOARD = 0  # 0..63: 0 empty, 1 my piece, 2 opponent's piece (absolute squares, as E_BOARD)
+S_WHITE = 64  # 1 when I play White (moving up the board), 0 when I play Black
+S_MY_TURN = 65  # 1 while the game runs and it is my turn
+S_OVER = 66  # 1 when the game is over
+S_WON = 67  # 1 when I won
+S_LOST = 68  # 1 when my opponent won
 S_MY_PIECES = 69  # pieces I have left
-S_THEIR_PIECES = 70   # pieces my opponent has left
-S_MOVES = 71      # moves played so far
+S_THEIR_PIECES = 70  # pieces my opponent has left
+S_MOVES = 71  # moves played so far
 S_LAST_FROM = 72  # square + 1 the last move came from (0 before the first move)
-S_LAST_TO = 73    # square + 1 the last move went to (0 before the first move)
+S_LAST_TO = 73  # square + 1 the last move went to (0 before the first move)
 STATE_SIZE = 74
 
 
@@ -138,7 +138,7 @@ def valid_moves(env, out) -> int:
     """Write the valid actions of the player to move into ``out`` (ascending); return how many."""
     player = int(env[E_PLAYER])
     mine = BLACK_PIECE if player == BLACK else WHITE_PIECE
-    board = env[E_BOARD:E_BOARD + NUM_SQUARES]
+    board = env[E_BOARD : E_BOARD + NUM_SQUARES]
     n = 0
     for square in range(NUM_SQUARES):
         if board[square] == mine:
@@ -151,11 +151,11 @@ def valid_moves(env, out) -> int:
 
 @njit(cache=True)
 def getPlayerState(env, player):
-    state = np.empty(STATE_SIZE, dtype=np.float64)   # every value is written below
-    if player == BLACK:   # Black's pieces are mine: the board as it is
+    state = np.empty(STATE_SIZE, dtype=np.float64)  # every value is written below
+    if player == BLACK:  # Black's pieces are mine: the board as it is
         for square in range(NUM_SQUARES):
             state[S_BOARD + square] = env[E_BOARD + square]
-    else:                 # swap the colours: 1 <-> 2, 0 stays 0 (no branch per square)
+    else:  # swap the colours: 1 <-> 2, 0 stays 0 (no branch per square)
         for square in range(NUM_SQUARES):
             piece = env[E_BOARD + square]
             state[S_BOARD + square] = (3.0 - piece) * (piece != EMPTY)
@@ -188,14 +188,14 @@ def isValidAction(state, action) -> bool:
     if not (state[S_MY_TURN] == 1.0 and state[S_OVER] == 0.0):
         return False
     player = WHITE if state[S_WHITE] == 1.0 else BLACK
-    return step_allowed(state[S_BOARD:S_BOARD + NUM_SQUARES], action, player, MINE)
+    return step_allowed(state[S_BOARD : S_BOARD + NUM_SQUARES], action, player, MINE)
 
 
 @njit(cache=True)
 def getValidActions(state):
     # step_allowed for every action, unrolled square by square: no branch depends on the pieces
     valid = np.empty(NUM_ACTIONS, dtype=np.float64)
-    board = state[S_BOARD:S_BOARD + NUM_SQUARES]
+    board = state[S_BOARD : S_BOARD + NUM_SQUARES]
     running = state[S_MY_TURN] == 1.0 and state[S_OVER] == 0.0
     forward = FORWARD[WHITE] if state[S_WHITE] == 1.0 else FORWARD[BLACK]
     for row in range(ROWS):
@@ -221,13 +221,13 @@ def stepEnv(action, env):
         return env
     player = int(env[E_PLAYER])
     mine = BLACK_PIECE if player == BLACK else WHITE_PIECE
-    board = env[E_BOARD:E_BOARD + NUM_SQUARES]
+    board = env[E_BOARD : E_BOARD + NUM_SQUARES]
     if not step_allowed(board, action, player, mine):
         return env
     square = action // NUM_STEPS
     target = TARGET[player, action]
     opponent = 1 - player
-    if board[target] != EMPTY:   # a capture
+    if board[target] != EMPTY:  # a capture
         env[E_PIECES + opponent] -= 1.0
     board[target] = mine
     board[square] = EMPTY

@@ -19,14 +19,14 @@ from numba import njit
 
 from .logic import CELLS, COLUMNS, LINE_SHIFTS, ROWS, S_MINE, S_OVER, S_THEIRS, H
 
-SEARCH_DEPTH = 7   # plies searched by level 2 beyond its own move
-WIN = 10_000       # a win on the k-th disc of the game scores WIN - k (the sooner the better)
+SEARCH_DEPTH = 7  # plies searched by level 2 beyond its own move
+WIN = 10_000  # a win on the k-th disc of the game scores WIN - k (the sooner the better)
 
-BOTTOM = 0         # the bottom cell of every column
+BOTTOM = 0  # the bottom cell of every column
 for _c in range(COLUMNS):
     BOTTOM |= 1 << (_c * H)
-BOARD = BOTTOM * ((1 << ROWS) - 1)   # every cell of the board
-COLUMN = (1 << ROWS) - 1             # the cells of column 0 (column c: COLUMN << c * H)
+BOARD = BOTTOM * ((1 << ROWS) - 1)  # every cell of the board
+COLUMN = (1 << ROWS) - 1  # the cells of column 0 (column c: COLUMN << c * H)
 CENTRE_FIRST = (3, 2, 4, 1, 5, 0, 6)  # move order: central columns first
 
 # how many lines of four pass through each cell, split into bit planes so a bitboard's total
@@ -50,6 +50,7 @@ THREAT_VALUE = 16  # score of an open cell that would complete a player's four
 
 
 # ---- both levels ----------------------------------------------------------------------------------
+
 
 @njit(cache=True)
 def bitboards(state):
@@ -101,6 +102,7 @@ def first_column(cells) -> int:
 
 # ---- level 1 --------------------------------------------------------------------------------------
 
+
 @njit(cache=True)
 def random_open_column(mask) -> int:
     """A uniformly random column that is not full, given all discs ``mask`` (-1 when none is)."""
@@ -131,6 +133,7 @@ def win_block_random(state, data):
 
 
 # ---- level 2 --------------------------------------------------------------------------------------
+
 
 @njit(cache=True)
 def weight(discs) -> int:

@@ -14,8 +14,8 @@ import numpy as np
 
 from .logic import COLUMNS, ROWS, S_FIRST, S_LOST, S_MINE, S_MY_TURN, S_OVER, S_THEIRS, S_WON, STATE_SIZE
 
-CELL = 64                  # cell side in pixels
-LEFT, TOP = 28, 100        # the board's top-left corner
+CELL = 64  # cell side in pixels
+LEFT, TOP = 28, 100  # the board's top-left corner
 WIDTH, HEIGHT = LEFT * 2 + COLUMNS * CELL, TOP + ROWS * CELL + 52
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 BLUE, ORANGE, BOARD = "#2f6fde", "#e07a1f", "#1e3a8a"
@@ -40,8 +40,13 @@ def _checked(state) -> np.ndarray:
 
 def _board(state: np.ndarray) -> list[list[int]]:
     """board[row][column]: 1 mine, 2 the opponent's, 0 empty (row 0 at the bottom)."""
-    return [[1 if state[S_MINE + r * COLUMNS + c] > 0.5 else 2 if state[S_THEIRS + r * COLUMNS + c] > 0.5 else 0
-             for c in range(COLUMNS)] for r in range(ROWS)]
+    return [
+        [
+            1 if state[S_MINE + r * COLUMNS + c] > 0.5 else 2 if state[S_THEIRS + r * COLUMNS + c] > 0.5 else 0
+            for c in range(COLUMNS)
+        ]
+        for r in range(ROWS)
+    ]
 
 
 def _open_columns(board: list[list[int]]) -> list[int]:
@@ -103,17 +108,22 @@ def render(state) -> str:
             parts.append(f'<circle cx="{cx}" cy="{cy}" r="{radius}" fill="{fill}"/>')
             if (r, c) in fours:
                 ring = GREEN if board[r][c] == 1 else RED
-                parts.append(f'<circle cx="{cx}" cy="{cy}" r="{radius - 4}" fill="none" stroke="{ring}" '
-                             'stroke-width="6"/>')
+                parts.append(
+                    f'<circle cx="{cx}" cy="{cy}" r="{radius - 4}" fill="none" stroke="{ring}" stroke-width="6"/>'
+                )
     for c in range(COLUMNS):
         x = LEFT + c * CELL
-        parts.append(f'<text x="{x + CELL / 2}" y="{TOP + ROWS * CELL + 34}" text-anchor="middle" '
-                     f'font-size="16" fill="{GREY}">{c + 1}</text>')
+        parts.append(
+            f'<text x="{x + CELL / 2}" y="{TOP + ROWS * CELL + 34}" text-anchor="middle" '
+            f'font-size="16" fill="{GREY}">{c + 1}</text>'
+        )
         if playable and board[ROWS - 1][c] == 0:
             # the whole column is the click target
-            parts.append(f'<rect x="{x}" y="{TOP - 8}" width="{CELL}" height="{ROWS * CELL + 16}" '
-                         f'fill="#ffffff" fill-opacity="0" data-action="{c}" style="cursor:pointer">'
-                         f'<title>{escape(describe_action(c))}</title></rect>')
+            parts.append(
+                f'<rect x="{x}" y="{TOP - 8}" width="{CELL}" height="{ROWS * CELL + 16}" '
+                f'fill="#ffffff" fill-opacity="0" data-action="{c}" style="cursor:pointer">'
+                f"<title>{escape(describe_action(c))}</title></rect>"
+            )
     parts.append("</svg>")
     return "".join(parts)
 
@@ -123,8 +133,10 @@ def describe_state(state) -> str:
     state = _checked(state)
     board = _board(state)
     order = "you moved first" if state[S_FIRST] > 0.5 else "your opponent moved first"
-    lines = [f"ConnectFour: connect four of your discs in a row, column or diagonal ({order}).",
-             "Board, top row first (X = your discs, O = your opponent's, . = empty):"]
+    lines = [
+        f"ConnectFour: connect four of your discs in a row, column or diagonal ({order}).",
+        "Board, top row first (X = your discs, O = your opponent's, . = empty):",
+    ]
     symbols = (".", "X", "O")
     for r in range(ROWS - 1, -1, -1):
         lines.append("  " + " ".join(symbols[board[r][c]] for c in range(COLUMNS)))

@@ -15,9 +15,9 @@ import numpy as np
 from numba import njit
 
 # ---- board and actions ---------------------------------------------------------------------------
-ROWS = 6                 # row 0 is the bottom row
-COLUMNS = 7              # action c drops a disc in column c (0 = leftmost)
-CELLS = ROWS * COLUMNS   # cell index in a state = row * 7 + column
+ROWS = 6  # row 0 is the bottom row
+COLUMNS = 7  # action c drops a disc in column c (0 = leftmost)
+CELLS = ROWS * COLUMNS  # cell index in a state = row * 7 + column
 NUM_PLAYERS = 2
 NO_WINNER = NUM_PLAYERS  # what checkEnded returns for a full board without four in a row
 TOP_ROW = (ROWS - 1) * COLUMNS
@@ -28,26 +28,26 @@ TOP_ROW = (ROWS - 1) * COLUMNS
 # 6 or 8 moves every disc one cell up, right, down-right or up-right without wrapping into the
 # next column: four in a line shows as a bit set in a bitboard and in its copies shifted by one,
 # two and three steps in one direction. 49 bits are exact in a float64.
-H = ROWS + 1             # bits per column
+H = ROWS + 1  # bits per column
 LINE_SHIFTS = (1, H, H - 1, H + 1)  # up, right, down-right, up-right
 
 # ---- env: the referee's view (length ENV_SIZE) ---------------------------------------------------
-E_DISCS = 0     # E_DISCS + 42 * p + cell: 1 when player p has a disc in that cell
-E_BITS = 84     # E_BITS + p: player p's discs as a bitboard (a whole number below 2**49)
-E_HEIGHT = 86   # E_HEIGHT + c: discs in column c (0..6)
-E_PLAYER = 93   # player to move: 0 or 1
-E_MOVES = 94    # discs on the board (0..42)
-E_WINNER = 95   # -1 running, 0/1 the winner, 2 a full board without four in a row (checkEnded)
+E_DISCS = 0  # E_DISCS + 42 * p + cell: 1 when player p has a disc in that cell
+E_BITS = 84  # E_BITS + p: player p's discs as a bitboard (a whole number below 2**49)
+E_HEIGHT = 86  # E_HEIGHT + c: discs in column c (0..6)
+E_PLAYER = 93  # player to move: 0 or 1
+E_MOVES = 94  # discs on the board (0..42)
+E_WINNER = 95  # -1 running, 0/1 the winner, 2 a full board without four in a row (checkEnded)
 ENV_SIZE = 96
 
 # ---- state: one player's view (length STATE_SIZE); every value is 0 or 1 ------------------------
-S_MINE = 0      # 0..41: 1 where I have a disc (cell = row * 7 + column, row 0 at the bottom)
-S_THEIRS = 42   # 42..83: 1 where my opponent has a disc
+S_MINE = 0  # 0..41: 1 where I have a disc (cell = row * 7 + column, row 0 at the bottom)
+S_THEIRS = 42  # 42..83: 1 where my opponent has a disc
 S_MY_TURN = 84  # 1 while the game runs and it is my turn
-S_FIRST = 85    # 1 when I moved first (player 0)
-S_OVER = 86     # 1 when the game is over
-S_WON = 87      # 1 when I won
-S_LOST = 88     # 1 when my opponent won
+S_FIRST = 85  # 1 when I moved first (player 0)
+S_OVER = 86  # 1 when the game is over
+S_WON = 87  # 1 when I won
+S_LOST = 88  # 1 when my opponent won
 STATE_SIZE = 89
 
 

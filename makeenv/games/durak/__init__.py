@@ -22,7 +22,22 @@ from .logic import (
 NAME = "Durak"
 
 __all__ = [
-    "NAME", "LEVELS", "render", "describe_action", "describe_state",
-    "initEnv", "getCurrentPlayer", "getPlayerState", "getAgentState", "stepEnv", "getValidActions",
-    "isValidAction", "getReward", "checkEnded", "sampleEnv", "getActionSize", "getStateSize", "getAgentSize",
+    "NAME",
+    "LEVELS",
+    "render",
+    "describe_action",
+    "describe_state",
+    "initEnv",
+    "getCurrentPlayer",
+    "getPlayerState",
+    "getAgentState",
+    "stepEnv",
+    "getValidActions",
+    "isValidAction",
+    "getReward",
+    "checkEnded",
+    "sampleEnv",
+    "getActionSize",
+    "getStateSize",
+    "getAgentSize",
 ]

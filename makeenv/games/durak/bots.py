@@ -35,9 +35,9 @@ from .logic import (
     trump_of,
 )
 
-LOW_RANK = 8                 # level 1 adds cards up to Ten while the talon lasts
-SEARCH_ITERATIONS = 100      # simulations per decision of the level-2 bot (data[0] >= 1 overrides it)
-ROLLOUT_EPSILON = 0.1        # share of random moves in the search's simulations
+LOW_RANK = 8  # level 1 adds cards up to Ten while the talon lasts
+SEARCH_ITERATIONS = 100  # simulations per decision of the level-2 bot (data[0] >= 1 overrides it)
+ROLLOUT_EPSILON = 0.1  # share of random moves in the search's simulations
 UCB_C = 0.7
 MAX_ROLLOUT_STEPS = 600
 
@@ -67,8 +67,13 @@ def thrifty_action(state) -> int:
             return PASS
         target = card_to_beat(state)
         # keep a high trump rather than spend it on a low card while the talon lasts
-        if (talon > 8 and cheapest // NUM_RANKS == trump and target // NUM_RANKS != trump
-                and cheapest % NUM_RANKS >= 9 and target % NUM_RANKS <= 6):
+        if (
+            talon > 8
+            and cheapest // NUM_RANKS == trump
+            and target // NUM_RANKS != trump
+            and cheapest % NUM_RANKS >= 9
+            and target % NUM_RANKS <= 6
+        ):
             return PASS
         return cheapest
     if table_ranks_mask(state) == 0:  # leading
@@ -132,7 +137,7 @@ def search_action(state, iterations) -> int:
     max_nodes = iterations + 1
     children = np.full((max_nodes, NUM_ACTIONS), -1, dtype=np.int64)
     visits = np.zeros(max_nodes, dtype=np.float64)
-    wins = np.zeros(max_nodes, dtype=np.float64)      # for the player who made the move
+    wins = np.zeros(max_nodes, dtype=np.float64)  # for the player who made the move
     available = np.zeros(max_nodes, dtype=np.float64)
     mover = np.zeros(max_nodes, dtype=np.int64)
     path = np.zeros(max_nodes, dtype=np.int64)
@@ -156,8 +161,7 @@ def search_action(state, iterations) -> int:
                     n_untried += 1
                 else:
                     available[child] += 1.0
-                    score = (wins[child] / visits[child]
-                             + UCB_C * np.sqrt(np.log(available[child]) / visits[child]))
+                    score = wins[child] / visits[child] + UCB_C * np.sqrt(np.log(available[child]) / visits[child])
                     if score > best_score:
                         best, best_score = a, score
             if n_untried > 0 and used < max_nodes:

@@ -23,63 +23,62 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-NUM_CARDS = 52     # card c: suit c // 13 (Spades, Clubs, Diamonds, Hearts), rank c % 13 (Two..Ace)
+NUM_CARDS = 52  # card c: suit c // 13 (Spades, Clubs, Diamonds, Hearts), rank c % 13 (Two..Ace)
 NUM_RANKS = 13
 NUM_PLAYERS = 4
 HAND_SIZE = 8
 TALON_SIZE = NUM_CARDS - NUM_PLAYERS * HAND_SIZE  # 20
 SUIT_NAMES = ("Spades", "Clubs", "Diamonds", "Hearts")
-RANK_NAMES = ("Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Jack",
-              "Queen", "King", "Ace")
+RANK_NAMES = ("Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Jack", "Queen", "King", "Ace")
 
 # ---- actions: 0..51 play that card (attack, add or beat), 52 pass (attacker) or take (defender)
 PASS = 52
 NUM_ACTIONS = 53
 
 # ---- env: the referee's view (length ENV_SIZE) -------------------------------------------------
-E_WHERE = 0          # 52 values: where each card is (the W_ codes below)
-W_TALON = 0.0        # in the talon
+E_WHERE = 0  # 52 values: where each card is (the W_ codes below)
+W_TALON = 0.0  # in the talon
 #                      1..4: in the hand of seat value - 1
-W_TO_BEAT = 5.0      # on the table, waiting to be beaten
-W_COVERED = 6.0      # on the table, beaten or beating
-W_DISCARDED = 7.0    # out of the game
-E_TRUMP_CARD = 52    # the face-up bottom card of the talon
-E_MODE = 53          # 0: an attacker moves, 1: the defender moves
-E_DEFENDER = 54      # the defender's seat
-E_ATTACKER = 55      # which attacker moves: 0 the main one (defender - 1), 1 (defender + 1), 2 (defender + 2)
-E_PASSES = 56        # passes in a row since the last card played
-E_RESULT = 57        # what checkEnded returns: -1 running, else the winner
-E_DRAWN = 58         # cards drawn from the talon so far (0..20)
-E_TO_BEAT = 59       # the card to beat, -1 when none
-E_TALON = 60         # 20 cards in drawing order; the last is the trump card
-E_KNOWN = 80         # 52 flags: 1 when everybody knows which hand holds the card (picked up
+W_TO_BEAT = 5.0  # on the table, waiting to be beaten
+W_COVERED = 6.0  # on the table, beaten or beating
+W_DISCARDED = 7.0  # out of the game
+E_TRUMP_CARD = 52  # the face-up bottom card of the talon
+E_MODE = 53  # 0: an attacker moves, 1: the defender moves
+E_DEFENDER = 54  # the defender's seat
+E_ATTACKER = 55  # which attacker moves: 0 the main one (defender - 1), 1 (defender + 1), 2 (defender + 2)
+E_PASSES = 56  # passes in a row since the last card played
+E_RESULT = 57  # what checkEnded returns: -1 running, else the winner
+E_DRAWN = 58  # cards drawn from the talon so far (0..20)
+E_TO_BEAT = 59  # the card to beat, -1 when none
+E_TALON = 60  # 20 cards in drawing order; the last is the trump card
+E_KNOWN = 80  # 52 flags: 1 when everybody knows which hand holds the card (picked up
 #                      from the table, or the face-up trump card once drawn)
-E_HAND_COUNT = 132   # 4 counts: cards in each hand
+E_HAND_COUNT = 132  # 4 counts: cards in each hand
 E_TABLE_RANKS = 136  # 13 counts: cards of each rank on the table
 ENV_SIZE = 149
 
 # ---- state: one player's view (length STATE_SIZE); every value is >= 0 ------------------------
 # indices 0..166 mean what they mean in vis/ENV's Durak state
-S_HAND = 0           # 52 flags: my cards
-S_COVERED = 52       # 52 flags: cards on the table, beaten or beating
-S_TO_BEAT = 104      # 52 flags: the card the defender has to beat
-S_ATTACKING = 156    # 1 when I am the attacker to move
-S_DEFENDING = 157    # 1 when I am the defender to move
-S_TRUMP_SUIT = 158   # 4 flags: the trump suit
-S_TALON = 162        # cards left in the talon
-S_OTHER_COUNTS = 163 # 3 counts: cards in the hands of the next three players
-S_OVER = 166         # 1 when the game is over
-S_WON = 167          # 1 when I won
-S_WINNER = 168       # 4 flags: the winner at the end (me, then the next players)
-S_TRUMP_RANK = 172   # rank of the face-up trump card (0 Two .. 12 Ace); its suit is the trump suit
-S_DISCARDED = 173    # 52 flags: the discard pile
-S_KNOWN = 225        # 52 values: 1, 2 or 3 when the card is known to be in the hand of the next,
+S_HAND = 0  # 52 flags: my cards
+S_COVERED = 52  # 52 flags: cards on the table, beaten or beating
+S_TO_BEAT = 104  # 52 flags: the card the defender has to beat
+S_ATTACKING = 156  # 1 when I am the attacker to move
+S_DEFENDING = 157  # 1 when I am the defender to move
+S_TRUMP_SUIT = 158  # 4 flags: the trump suit
+S_TALON = 162  # cards left in the talon
+S_OTHER_COUNTS = 163  # 3 counts: cards in the hands of the next three players
+S_OVER = 166  # 1 when the game is over
+S_WON = 167  # 1 when I won
+S_WINNER = 168  # 4 flags: the winner at the end (me, then the next players)
+S_TRUMP_RANK = 172  # rank of the face-up trump card (0 Two .. 12 Ace); its suit is the trump suit
+S_DISCARDED = 173  # 52 flags: the discard pile
+S_KNOWN = 225  # 52 values: 1, 2 or 3 when the card is known to be in the hand of the next,
 #                      second or third player after me (picked up from the table, or the face-up
 #                      trump card drawn); 0 otherwise
-S_DEFENDER = 277     # 4 flags: who defends (me, then the next players)
-S_TO_MOVE = 281      # 4 flags: who moves (me, then the next players)
-S_PASSES = 285       # passes in a row since the last card played (0..2)
-S_SEAT = 286         # my seat (0..3)
+S_DEFENDER = 277  # 4 flags: who defends (me, then the next players)
+S_TO_MOVE = 281  # 4 flags: who moves (me, then the next players)
+S_PASSES = 285  # passes in a row since the last card played (0..2)
+S_SEAT = 286  # my seat (0..3)
 S_TABLE_RANKS = 287  # 13 flags: ranks on the table (what attackers may add)
 STATE_SIZE = 300
 
@@ -377,6 +376,7 @@ def getReward(state) -> int:
 
 
 # ---- determinization ---------------------------------------------------------------------------
+
 
 @njit(cache=True)
 def sampleEnv(state):

@@ -66,7 +66,7 @@ from .logic import (
 
 # how much a card is worth keeping, by kind (cats least, Defuse most)
 KEEP_VALUE = np.array([6.0, 5.0, 4.5, 3.0, 2.5, 3.5, 1.0, 1.0, 1.0, 1.0, 1.0, 10.0, 0.0])
-RISKY = 0.18   # kitten share of the pile above which a player without a Defuse avoids drawing
+RISKY = 0.18  # kitten share of the pile above which a player without a Defuse avoids drawing
 
 
 @njit(cache=True)
@@ -120,7 +120,7 @@ def careful(state, data):
                 if (pending == ATTACK or pending == SKIP) and state[S_HAND + DEFUSE] == 0.0:
                     return A_NOPE, data
             elif pending == ATTACK and state[S_MAIN + int(state[S_PLAYERS]) - 1] == 1.0 and state[S_NOPED] == 0.0:
-                return A_NOPE, data   # the attack would fall on me (I play right after)
+                return A_NOPE, data  # the attack would fall on me (I play right after)
         return A_PASS, data
     if phase == CHOOSE_PLAYER:
         best, most = -1, -1.0
@@ -173,7 +173,7 @@ def careful(state, data):
 
 # ---- level 2: determinized Monte Carlo search ---------------------------------------------------------
 
-ROLLOUTS = 400   # played-out games per decision, shared out over the valid moves (data[0] > 0 overrides)
+ROLLOUTS = 400  # played-out games per decision, shared out over the valid moves (data[0] > 0 overrides)
 
 
 @njit(cache=True)

@@ -64,21 +64,58 @@ from .logic import (
 WIDTH, HEIGHT = 1000, 640
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 INK, GREY, BLUE, RED, GREEN = "#1f2430", "#6b7280", "#2563eb", "#c0392b", "#1d8a4e"
-KIND_COLOUR = ("#7c3aed", "#dc2626", "#2563eb", "#db2777", "#0d9488", "#9333ea", "#b45309", "#ca8a04",
-               "#4b5563", "#92400e", "#15803d", "#16a34a", "#111827")
-MAIN_ACTIONS = {1: "Play Attack (end the turn; the next player takes two turns)",
-                2: "Play Skip (end one turn without drawing)",
-                3: "Play Favor (a player of your choice gives you a card)",
-                4: "Play Shuffle (shuffle the draw pile)",
-                5: "Play See the Future (look at the top three cards)",
-                A_DRAW: "Draw a card and end the turn",
-                A_PAIR: "Play two alike (steal a random card from a player)",
-                A_TRIPLE: "Play three alike (name a card to take from a player)",
-                A_FIVE: "Play five different (take a card from the discard pile)"}
-CHIP_NAMES = ("Nope", "Attack", "Skip", "Favor", "Shuffle", "Future", "Tacocat", "Rainbow cat", "Beard cat",
-              "Potato cat", "Cattermelon", "Defuse", "Kitten")
-SHORT = {1: "Attack", 2: "Skip", 3: "Favor", 4: "Shuffle", 5: "See the Future", A_DRAW: "Draw",
-         A_PAIR: "two alike", A_TRIPLE: "three alike", A_FIVE: "five different"}
+KIND_COLOUR = (
+    "#7c3aed",
+    "#dc2626",
+    "#2563eb",
+    "#db2777",
+    "#0d9488",
+    "#9333ea",
+    "#b45309",
+    "#ca8a04",
+    "#4b5563",
+    "#92400e",
+    "#15803d",
+    "#16a34a",
+    "#111827",
+)
+MAIN_ACTIONS = {
+    1: "Play Attack (end the turn; the next player takes two turns)",
+    2: "Play Skip (end one turn without drawing)",
+    3: "Play Favor (a player of your choice gives you a card)",
+    4: "Play Shuffle (shuffle the draw pile)",
+    5: "Play See the Future (look at the top three cards)",
+    A_DRAW: "Draw a card and end the turn",
+    A_PAIR: "Play two alike (steal a random card from a player)",
+    A_TRIPLE: "Play three alike (name a card to take from a player)",
+    A_FIVE: "Play five different (take a card from the discard pile)",
+}
+CHIP_NAMES = (
+    "Nope",
+    "Attack",
+    "Skip",
+    "Favor",
+    "Shuffle",
+    "Future",
+    "Tacocat",
+    "Rainbow cat",
+    "Beard cat",
+    "Potato cat",
+    "Cattermelon",
+    "Defuse",
+    "Kitten",
+)
+SHORT = {
+    1: "Attack",
+    2: "Skip",
+    3: "Favor",
+    4: "Shuffle",
+    5: "See the Future",
+    A_DRAW: "Draw",
+    A_PAIR: "two alike",
+    A_TRIPLE: "three alike",
+    A_FIVE: "five different",
+}
 
 
 def seat_name(r: int) -> str:
@@ -186,9 +223,12 @@ def describe_state(state) -> str:
     """The state in words for a language-model player (only what this player may see)."""
     g = _read(state)
     risk = f"{g['kittens']} Exploding Kitten{'s' if g['kittens'] != 1 else ''}"
-    lines = [f"Exploding Kittens, {g['players']} players; the last player left wins.", _prompt(g),
-             f"Your hand: {_cards_words(g['hand'])}.",
-             f"Draw pile: {g['pile']} card{'s' if g['pile'] != 1 else ''}, {risk} among them."]
+    lines = [
+        f"Exploding Kittens, {g['players']} players; the last player left wins.",
+        _prompt(g),
+        f"Your hand: {_cards_words(g['hand'])}.",
+        f"Draw pile: {g['pile']} card{'s' if g['pile'] != 1 else ''}, {risk} among them.",
+    ]
     if g["future"]:
         lines.append("You saw the top of the pile: " + ", then ".join(CARD_NAMES[k] for k in g["future"]) + ".")
     lines.append(f"Discard pile: {_cards_words(g['discard'][:HAND_KINDS])}.")
@@ -205,6 +245,7 @@ def describe_state(state) -> str:
 
 
 # ---- drawing --------------------------------------------------------------------------------------
+
 
 def _clickable(action: int, valid, body: str, title: str) -> str:
     if 0 <= action < NUM_ACTIONS and valid[action] == 1.0:
@@ -224,22 +265,35 @@ def _card(x: float, y: float, kind: int, count: int, w: float = 82, h: float = 1
         else:
             line = f"{line} {word}".strip()
     lines.append(line)
-    text = "".join(f'<text x="{x + w / 2}" y="{y + 44 + 15 * i}" text-anchor="middle" font-size="12" '
-                   f'font-weight="bold" fill="#ffffff">{escape(t)}</text>' for i, t in enumerate(lines[:3]))
+    text = "".join(
+        f'<text x="{x + w / 2}" y="{y + 44 + 15 * i}" text-anchor="middle" font-size="12" '
+        f'font-weight="bold" fill="#ffffff">{escape(t)}</text>'
+        for i, t in enumerate(lines[:3])
+    )
     stroke = ring or "#1f2430"
-    badge = (f'<circle cx="{x + w - 12}" cy="{y + 14}" r="11" fill="#ffffff" stroke="{colour}" stroke-width="2"/>'
-             f'<text x="{x + w - 12}" y="{y + 19}" text-anchor="middle" font-size="13" font-weight="bold" '
-             f'fill="{INK}">{count}</text>') if count > 1 else ""
-    return (f'<rect x="{x}" y="{y}" width="{w}" height="{h}" rx="9" fill="{colour}" stroke="{stroke}" '
-            f'stroke-width="{5 if ring else 1.5}"/>{text}{badge}')
+    badge = (
+        (
+            f'<circle cx="{x + w - 12}" cy="{y + 14}" r="11" fill="#ffffff" stroke="{colour}" stroke-width="2"/>'
+            f'<text x="{x + w - 12}" y="{y + 19}" text-anchor="middle" font-size="13" font-weight="bold" '
+            f'fill="{INK}">{count}</text>'
+        )
+        if count > 1
+        else ""
+    )
+    return (
+        f'<rect x="{x}" y="{y}" width="{w}" height="{h}" rx="9" fill="{colour}" stroke="{stroke}" '
+        f'stroke-width="{5 if ring else 1.5}"/>{text}{badge}'
+    )
 
 
 def _button(x: float, y: float, w: float, label: str, action: int, valid, colour: str = BLUE) -> str:
     if not (0 <= action < NUM_ACTIONS and valid[action] == 1.0):
         return ""
-    body = (f'<rect x="{x}" y="{y}" width="{w}" height="30" rx="7" fill="{colour}"/>'
-            f'<text x="{x + w / 2}" y="{y + 20}" text-anchor="middle" font-size="13" font-weight="bold" '
-            f'fill="#ffffff">{escape(label)}</text>')
+    body = (
+        f'<rect x="{x}" y="{y}" width="{w}" height="30" rx="7" fill="{colour}"/>'
+        f'<text x="{x + w / 2}" y="{y + 20}" text-anchor="middle" font-size="13" font-weight="bold" '
+        f'fill="#ffffff">{escape(label)}</text>'
+    )
     return _clickable(action, valid, body, describe_action(action))
 
 
@@ -255,11 +309,13 @@ def render(state) -> str:
     phase = g["phase"]
     mine = g["to_move"] == 0 and not g["over"]
     colour = GREEN if g["won"] else (RED if g["over"] and not g["alive"][0] else INK)
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" '
-             f'viewBox="0 0 {WIDTH} {HEIGHT}" font-family="{FONT}">',
-             f'<rect width="{WIDTH}" height="{HEIGHT}" rx="14" fill="#fdf6ec"/>',
-             f'<text x="20" y="34" font-size="20" font-weight="bold" fill="{colour}" data-prompt="">'
-             f'{_seat_markup(escape(_prompt(g)))}</text>']
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" '
+        f'viewBox="0 0 {WIDTH} {HEIGHT}" font-family="{FONT}">',
+        f'<rect width="{WIDTH}" height="{HEIGHT}" rx="14" fill="#fdf6ec"/>',
+        f'<text x="20" y="34" font-size="20" font-weight="bold" fill="{colour}" data-prompt="">'
+        f"{_seat_markup(escape(_prompt(g)))}</text>",
+    ]
     # the other players, in turn order after me
     others = g["players"] - 1
     width = min(220, (WIDTH - 40) / max(others, 1) - 10)
@@ -267,33 +323,45 @@ def render(state) -> str:
         x, y = 20 + (width + 10) * (r - 1), 52
         alive = g["alive"][r]
         border = BLUE if g["to_move"] == r else ("#f59e0b" if g["main"] == r else "#cbd5e1")
-        body = [f'<rect x="{x}" y="{y}" width="{width}" height="96" rx="10" fill="{"#ffffff" if alive else "#e5e7eb"}" '
-                f'stroke="{border}" stroke-width="{3 if border != "#cbd5e1" else 1}"/>',
-                f'<text x="{x + 10}" y="{y + 22}" font-size="13" font-weight="bold" fill="{INK}" '
-                f'data-relative-seat="{r}">Player +{r}</text>']
+        body = [
+            f'<rect x="{x}" y="{y}" width="{width}" height="96" rx="10" fill="{"#ffffff" if alive else "#e5e7eb"}" '
+            f'stroke="{border}" stroke-width="{3 if border != "#cbd5e1" else 1}"/>',
+            f'<text x="{x + 10}" y="{y + 22}" font-size="13" font-weight="bold" fill="{INK}" '
+            f'data-relative-seat="{r}">Player +{r}</text>',
+        ]
         if g["main"] == r and not g["over"]:
-            body.append(f'<text x="{x + width - 10}" y="{y + 88}" text-anchor="end" font-size="11" '
-                        f'fill="#b45309">their turn</text>')
+            body.append(
+                f'<text x="{x + width - 10}" y="{y + 88}" text-anchor="end" font-size="11" '
+                f'fill="#b45309">their turn</text>'
+            )
         if g["target"] == r:
-            body.append(f'<text x="{x + width - 10}" y="{y + 88}" text-anchor="end" font-size="11" '
-                        f'fill="{RED}">picked</text>')
+            body.append(
+                f'<text x="{x + width - 10}" y="{y + 88}" text-anchor="end" font-size="11" fill="{RED}">picked</text>'
+            )
         if alive:
             n = g["cards"][r]
             for i in range(min(n, 8)):
-                body.append(f'<rect x="{x + 10 + 14 * i}" y="{y + 34}" width="26" height="36" rx="4" fill="#7f1d1d" '
-                            f'stroke="#ffffff"/>')
-            body.append(f'<text x="{x + 10}" y="{y + 88}" font-size="12" fill="{GREY}">{n} card{"s" if n != 1 else ""}'
-                        '</text>')
+                body.append(
+                    f'<rect x="{x + 10 + 14 * i}" y="{y + 34}" width="26" height="36" rx="4" fill="#7f1d1d" '
+                    f'stroke="#ffffff"/>'
+                )
+            body.append(
+                f'<text x="{x + 10}" y="{y + 88}" font-size="12" fill="{GREY}">{n} card{"s" if n != 1 else ""}</text>'
+            )
         else:
-            body.append(f'<text x="{x + width / 2}" y="{y + 62}" text-anchor="middle" font-size="15" '
-                        f'font-weight="bold" fill="{RED}">exploded</text>')
+            body.append(
+                f'<text x="{x + width / 2}" y="{y + 62}" text-anchor="middle" font-size="15" '
+                f'font-weight="bold" fill="{RED}">exploded</text>'
+            )
         parts.append(_clickable(A_TARGET + r - 1, valid, "".join(body), describe_action(A_TARGET + r - 1)))
     # draw pile, future, discard pile
-    pile = (f'<rect x="20" y="170" width="110" height="150" rx="10" fill="#7f1d1d" stroke="#1f2430" stroke-width="2"/>'
-            f'<text x="75" y="230" text-anchor="middle" font-size="15" font-weight="bold" fill="#ffffff">Draw pile</text>'
-            f'<text x="75" y="254" text-anchor="middle" font-size="14" fill="#fecaca">{g["pile"]} cards</text>'
-            f'<text x="75" y="274" text-anchor="middle" font-size="12" fill="#fecaca">{g["kittens"]} kitten'
-            f'{"s" if g["kittens"] != 1 else ""}</text>')
+    pile = (
+        f'<rect x="20" y="170" width="110" height="150" rx="10" fill="#7f1d1d" stroke="#1f2430" stroke-width="2"/>'
+        f'<text x="75" y="230" text-anchor="middle" font-size="15" font-weight="bold" fill="#ffffff">Draw pile</text>'
+        f'<text x="75" y="254" text-anchor="middle" font-size="14" fill="#fecaca">{g["pile"]} cards</text>'
+        f'<text x="75" y="274" text-anchor="middle" font-size="12" fill="#fecaca">{g["kittens"]} kitten'
+        f"{'s' if g['kittens'] != 1 else ''}</text>"
+    )
     if valid[A_DRAW] == 1.0:
         pile += '<text x="75" y="304" text-anchor="middle" font-size="11" fill="#ffffff">click: draw</text>'
     parts.append(_clickable(A_DRAW, valid, pile, describe_action(A_DRAW)))
@@ -301,41 +369,58 @@ def render(state) -> str:
         parts.append('<text x="146" y="186" font-size="12" fill="#6b21a8">You saw the top (first drawn left):</text>')
         for i, kind in enumerate(g["future"]):
             parts.append(_card(146 + 64 * i, 194, kind, 1, w=58, h=80))
-    parts.append(f'<text x="360" y="186" font-size="13" fill="{GREY}">Discard pile'
-                 f'{" (click a kind to take it)" if phase == CHOOSE_CARD and mine and g["pending"] == A_FIVE else ""}'
-                 '</text>')
+    parts.append(
+        f'<text x="360" y="186" font-size="13" fill="{GREY}">Discard pile'
+        f"{' (click a kind to take it)' if phase == CHOOSE_CARD and mine and g['pending'] == A_FIVE else ''}"
+        "</text>"
+    )
     shown = 0
     for kind in range(KINDS):
         n = g["discard"][kind]
         if n == 0:
             continue
         x, y = 360 + 152 * (shown % 4), 196 + 30 * (shown // 4)
-        chip = (f'<rect x="{x}" y="{y}" width="146" height="24" rx="6" fill="{KIND_COLOUR[kind]}"/>'
-                f'<text x="{x + 8}" y="{y + 17}" font-size="12" font-weight="bold" fill="#ffffff">'
-                f'{escape(CHIP_NAMES[kind])} × {n}</text>')
+        chip = (
+            f'<rect x="{x}" y="{y}" width="146" height="24" rx="6" fill="{KIND_COLOUR[kind]}"/>'
+            f'<text x="{x + 8}" y="{y + 17}" font-size="12" font-weight="bold" fill="#ffffff">'
+            f"{escape(CHIP_NAMES[kind])} × {n}</text>"
+        )
         action = A_TAKE + kind if kind < HAND_KINDS else -1
         parts.append(_clickable(action, valid, chip, describe_action(action)) if action >= 0 else chip)
         shown += 1
     if g["pending"] is not None and not g["over"]:
         state = "Noped" if g["noped"] else "in play"
-        parts.append(f'<text x="360" y="318" font-size="13" fill="{INK}">{seat_name(g["main"]).capitalize()} played '
-                     f'{escape(SHORT.get(g["pending"], ""))}: {state}'
-                     f'{"; combo cards: " + ", ".join(CARD_NAMES[k] for k in g["combo"]) if g["combo"] else ""}</text>')
+        parts.append(
+            f'<text x="360" y="318" font-size="13" fill="{INK}">{seat_name(g["main"]).capitalize()} played '
+            f"{escape(SHORT.get(g['pending'], ''))}: {state}"
+            f"{'; combo cards: ' + ', '.join(CARD_NAMES[k] for k in g['combo']) if g['combo'] else ''}</text>"
+        )
     # my hand
-    parts.append(f'<rect x="10" y="340" width="{WIDTH - 20}" height="290" rx="12" fill="#ffffff" '
-                 f'stroke="{BLUE if mine else "#cbd5e1"}" stroke-width="{3 if mine else 1}"/>')
-    parts.append(f'<text x="24" y="364" font-size="15" font-weight="bold" fill="{INK}">Your hand '
-                 f'({sum(g["hand"])} cards){"" if g["alive"][0] else " — exploded"}</text>')
+    parts.append(
+        f'<rect x="10" y="340" width="{WIDTH - 20}" height="290" rx="12" fill="#ffffff" '
+        f'stroke="{BLUE if mine else "#cbd5e1"}" stroke-width="{3 if mine else 1}"/>'
+    )
+    parts.append(
+        f'<text x="24" y="364" font-size="15" font-weight="bold" fill="{INK}">Your hand '
+        f"({sum(g['hand'])} cards){'' if g['alive'][0] else ' — exploded'}</text>"
+    )
     if phase == MAIN:
-        offset = 0      # card k plays action k (Attack .. See the Future)
+        offset = 0  # card k plays action k (Attack .. See the Future)
     elif phase == CHOOSE_CARD and g["pending"] == FAVOR:
         offset = A_GIVE
     elif phase == DISCARDING:
         offset = A_DISCARD
     else:
         offset = -1
-    hint = {0: "click a highlighted card to play it", A_GIVE: "click a card to give it",
-            A_DISCARD: "click a card to discard it"}.get(offset, "") if mine else ""
+    hint = (
+        {
+            0: "click a highlighted card to play it",
+            A_GIVE: "click a card to give it",
+            A_DISCARD: "click a card to discard it",
+        }.get(offset, "")
+        if mine
+        else ""
+    )
     if hint:
         parts.append(f'<text x="230" y="364" font-size="12" fill="#b45309">{hint}</text>')
     x = 24
@@ -349,8 +434,14 @@ def render(state) -> str:
         parts.append(_clickable(action, valid, card, describe_action(action)) if live else card)
         x += 90
     # buttons for the rest
-    buttons = [(A_DRAW, "Draw", BLUE), (A_PAIR, "Two alike: steal", "#7c3aed"), (A_TRIPLE, "Three alike: name", "#7c3aed"),
-               (A_FIVE, "Five different", "#7c3aed"), (A_NOPE, "Nope!", RED), (A_PASS, "No Nope", GREY)]
+    buttons = [
+        (A_DRAW, "Draw", BLUE),
+        (A_PAIR, "Two alike: steal", "#7c3aed"),
+        (A_TRIPLE, "Three alike: name", "#7c3aed"),
+        (A_FIVE, "Five different", "#7c3aed"),
+        (A_NOPE, "Nope!", RED),
+        (A_PASS, "No Nope", GREY),
+    ]
     bx = 24
     if mine:
         for action, label, colour in buttons:
@@ -361,11 +452,22 @@ def render(state) -> str:
     if mine and phase == CHOOSE_CARD and g["pending"] == A_TRIPLE:
         parts.append(f'<text x="24" y="556" font-size="12" fill="{GREY}">Name a card:</text>')
         for kind in range(HAND_KINDS):
-            parts.append(_button(24 + 80 * (kind % 12), 566, 76, CARD_NAMES[kind].split()[0][:9], A_NAME + kind,
-                                 valid, KIND_COLOUR[kind]))
+            parts.append(
+                _button(
+                    24 + 80 * (kind % 12),
+                    566,
+                    76,
+                    CARD_NAMES[kind].split()[0][:9],
+                    A_NAME + kind,
+                    valid,
+                    KIND_COLOUR[kind],
+                )
+            )
     if not g["over"]:
-        parts.append(f'<text x="{WIDTH - 24}" y="364" text-anchor="end" font-size="12" fill="{GREY}">'
-                     f'{escape(PHASE_NAMES[phase] if phase is not None else "")} phase · '
-                     f'{g["draws"]} draw{"s" if g["draws"] != 1 else ""} owed by the player on turn</text>')
+        parts.append(
+            f'<text x="{WIDTH - 24}" y="364" text-anchor="end" font-size="12" fill="{GREY}">'
+            f"{escape(PHASE_NAMES[phase] if phase is not None else '')} phase · "
+            f"{g['draws']} draw{'s' if g['draws'] != 1 else ''} owed by the player on turn</text>"
+        )
     parts.append("</svg>")
     return "".join(parts)

@@ -25,34 +25,46 @@ from numba import njit
 PARAMETERS = {"players": (2, 3, 4, 5)}
 DEFAULTS = {"players": 5}
 MAX_PLAYERS = 5
-HAND_START = 4                   # cards dealt to each player, besides one Defuse
+HAND_START = 4  # cards dealt to each player, besides one Defuse
 
 # ---- cards: 13 kinds --------------------------------------------------------------------------
 NOPE, ATTACK, SKIP, FAVOR, SHUFFLE, FUTURE = 0, 1, 2, 3, 4, 5
 TACOCAT, RAINBOW, BEARD, POTATO, MELON = 6, 7, 8, 9, 10
 DEFUSE, KITTEN = 11, 12
-CARD_NAMES = ("Nope", "Attack", "Skip", "Favor", "Shuffle", "See the Future", "Tacocat",
-              "Rainbow-Ralphing Cat", "Beard Cat", "Hairy Potato Cat", "Cattermelon", "Defuse",
-              "Exploding Kitten")
+CARD_NAMES = (
+    "Nope",
+    "Attack",
+    "Skip",
+    "Favor",
+    "Shuffle",
+    "See the Future",
+    "Tacocat",
+    "Rainbow-Ralphing Cat",
+    "Beard Cat",
+    "Hairy Potato Cat",
+    "Cattermelon",
+    "Defuse",
+    "Exploding Kitten",
+)
 KINDS = 13
-HAND_KINDS = 12                  # a hand never holds an Exploding Kitten
-COMBO_KINDS = 11                 # Defuse cannot be part of a combo
+HAND_KINDS = 12  # a hand never holds an Exploding Kitten
+COMBO_KINDS = 11  # Defuse cannot be part of a combo
 CARD_COUNT = np.array([5, 4, 4, 4, 4, 5, 4, 4, 4, 4, 4, 6, 4], dtype=np.int64)
-REGULAR_CARDS = 46               # every card but Defuses and Exploding Kittens
+REGULAR_CARDS = 46  # every card but Defuses and Exploding Kittens
 
 # ---- actions (the library's list) ---------------------------------------------------------------
-A_NOPE = 0          # play a Nope (nope phase)
-A_PLAY = 0          # 1..5: play Attack, Skip, Favor, Shuffle, See the Future (main phase)
-A_DRAW = 6          # draw and end the turn (also: no player to pick, in the choose-player phase)
-A_PAIR = 7          # two alike: steal a random card
-A_TRIPLE = 8        # three alike: name a card
-A_FIVE = 9          # five different: take from the discard pile
-A_PASS = 10         # let the action happen (nope phase); also the final turn
-A_TARGET = 11       # 11..14: pick the player 1..4 seats after me
-A_GIVE = 15         # 15..26: give a card of this kind (Favor)
-A_NAME = 27         # 27..38: name a kind (three alike)
-A_TAKE = 39         # 39..50: take a kind from the discard pile (five different)
-A_DISCARD = 51      # 51..61: discard cards of this kind for the combo
+A_NOPE = 0  # play a Nope (nope phase)
+A_PLAY = 0  # 1..5: play Attack, Skip, Favor, Shuffle, See the Future (main phase)
+A_DRAW = 6  # draw and end the turn (also: no player to pick, in the choose-player phase)
+A_PAIR = 7  # two alike: steal a random card
+A_TRIPLE = 8  # three alike: name a card
+A_FIVE = 9  # five different: take from the discard pile
+A_PASS = 10  # let the action happen (nope phase); also the final turn
+A_TARGET = 11  # 11..14: pick the player 1..4 seats after me
+A_GIVE = 15  # 15..26: give a card of this kind (Favor)
+A_NAME = 27  # 27..38: name a kind (three alike)
+A_TAKE = 39  # 39..50: take a kind from the discard pile (five different)
+A_DISCARD = 51  # 51..61: discard cards of this kind for the combo
 NUM_ACTIONS = 62
 
 # ---- phases -------------------------------------------------------------------------------------
@@ -60,48 +72,48 @@ MAIN, NOPING, CHOOSE_PLAYER, CHOOSE_CARD, DISCARDING = 0, 1, 2, 3, 4
 PHASE_NAMES = ("main", "nope", "choose player", "choose card", "discard")
 
 # ---- env: the referee's view ------------------------------------------------------------------
-E_PLAYERS = 0      # number of players
-E_PHASE = 1        # MAIN .. DISCARDING
-E_MAIN = 2         # the player whose turn it is
-E_NOPER = 3        # the player deciding whether to Nope (nope phase)
-E_TARGET = 4       # the player picked by Favor or a combo, -1 none
-E_PENDING = 5      # the main player's action being played (1..9), -1 none
-E_NOPES = 6        # Nopes played on it so far (odd: it is cancelled)
-E_DRAWS = 7        # cards the main player still has to draw (turns owed)
-E_TO_DISCARD = 8   # cards still to discard for a five-different combo
-E_COMBO = 9        # 9..19: kinds discarded so far for a five-different combo
-E_FUTURE = 20      # 20..22: kinds of the top three cards the main player saw, -1 none
-E_ALIVE = 23       # 23..27: 1 while the player is in the game
-E_WINNER = 28      # -1 running, else the last player left
-E_HANDS = 29       # 29..88: 5 players x 12 kinds, card counts
-E_DISCARD = 89     # 89..101: discard pile, count per kind
-E_OUT = 102        # 102..113: cards out of the game (an exploded player's hand), per kind
+E_PLAYERS = 0  # number of players
+E_PHASE = 1  # MAIN .. DISCARDING
+E_MAIN = 2  # the player whose turn it is
+E_NOPER = 3  # the player deciding whether to Nope (nope phase)
+E_TARGET = 4  # the player picked by Favor or a combo, -1 none
+E_PENDING = 5  # the main player's action being played (1..9), -1 none
+E_NOPES = 6  # Nopes played on it so far (odd: it is cancelled)
+E_DRAWS = 7  # cards the main player still has to draw (turns owed)
+E_TO_DISCARD = 8  # cards still to discard for a five-different combo
+E_COMBO = 9  # 9..19: kinds discarded so far for a five-different combo
+E_FUTURE = 20  # 20..22: kinds of the top three cards the main player saw, -1 none
+E_ALIVE = 23  # 23..27: 1 while the player is in the game
+E_WINNER = 28  # -1 running, else the last player left
+E_HANDS = 29  # 29..88: 5 players x 12 kinds, card counts
+E_DISCARD = 89  # 89..101: discard pile, count per kind
+E_OUT = 102  # 102..113: cards out of the game (an exploded player's hand), per kind
 E_PILE_SIZE = 114  # cards in the draw pile
-E_PILE = 115       # 115..155: the draw pile's kinds, bottom first (top at E_PILE + size - 1)
+E_PILE = 115  # 115..155: the draw pile's kinds, bottom first (top at E_PILE + size - 1)
 MAX_PILE = 41
 ENV_SIZE = 156
 
 # ---- state: one player's view; seats are relative (0 = me, 1 = the next player, ...) ------------
-S_HAND = 0          # 0..11: my cards per kind
-S_DISCARD = 12      # 12..24: discard pile per kind
-S_OUT = 25          # 25..36: cards out of the game per kind
-S_PILE = 37         # cards in the draw pile
-S_FUTURE = 38       # 38..76: the top three cards I saw (See the Future), 3 x 13 one-hot
-S_PHASE = 77        # 77..81: phase one-hot (main, nope, choose player, choose card, discard)
-S_ACTION = 82       # 82..91: the main player's action being played, one-hot (0..9)
-S_NOPED = 92        # 1 while that action stands cancelled (odd number of Nopes)
-S_DRAWS = 93        # cards the main player still has to draw
-S_TO_DISCARD = 94   # cards still to discard for a five-different combo
-S_COMBO = 95        # 95..105: kinds discarded so far for it
-S_ALIVE = 106       # 106..110: 1 for each relative seat still in the game
-S_CARDS = 111       # 111..115: cards held by each relative seat
-S_MAIN = 116        # 116..120: relative seat whose turn it is, one-hot
-S_TO_MOVE = 121     # 121..125: relative seat to move, one-hot (all 0 once over)
-S_TARGET = 126      # 126..130: relative seat picked by Favor or a combo, one-hot
-S_PLAYERS = 131     # number of players
-S_OVER = 132        # 1 when the game is over
-S_WON = 133         # 1 when I am the last player left
-S_SEAT = 134        # my seat (0 plays first)
+S_HAND = 0  # 0..11: my cards per kind
+S_DISCARD = 12  # 12..24: discard pile per kind
+S_OUT = 25  # 25..36: cards out of the game per kind
+S_PILE = 37  # cards in the draw pile
+S_FUTURE = 38  # 38..76: the top three cards I saw (See the Future), 3 x 13 one-hot
+S_PHASE = 77  # 77..81: phase one-hot (main, nope, choose player, choose card, discard)
+S_ACTION = 82  # 82..91: the main player's action being played, one-hot (0..9)
+S_NOPED = 92  # 1 while that action stands cancelled (odd number of Nopes)
+S_DRAWS = 93  # cards the main player still has to draw
+S_TO_DISCARD = 94  # cards still to discard for a five-different combo
+S_COMBO = 95  # 95..105: kinds discarded so far for it
+S_ALIVE = 106  # 106..110: 1 for each relative seat still in the game
+S_CARDS = 111  # 111..115: cards held by each relative seat
+S_MAIN = 116  # 116..120: relative seat whose turn it is, one-hot
+S_TO_MOVE = 121  # 121..125: relative seat to move, one-hot (all 0 once over)
+S_TARGET = 126  # 126..130: relative seat picked by Favor or a combo, one-hot
+S_PLAYERS = 131  # number of players
+S_OVER = 132  # 1 when the game is over
+S_WON = 133  # 1 when I am the last player left
+S_SEAT = 134  # my seat (0 plays first)
 STATE_SIZE = 135
 
 DEFAULT_PLAYERS = DEFAULTS["players"]
@@ -167,7 +179,7 @@ def initEnv(players=5):
     for _ in range(players - 1):
         env[E_PILE + size] = KITTEN
         size += 1
-    np.random.shuffle(env[E_PILE:E_PILE + size])
+    np.random.shuffle(env[E_PILE : E_PILE + size])
     env[E_PILE_SIZE] = size
     env[E_PHASE] = MAIN
     env[E_MAIN] = 0
@@ -249,6 +261,7 @@ def getAgentState(env):
 
 
 # ---- what a state allows ----------------------------------------------------------------------
+
 
 @njit(cache=True)
 def _others_hold_cards(state):
@@ -365,6 +378,7 @@ def getValidActions(state):
 
 
 # ---- playing a move ---------------------------------------------------------------------------
+
 
 @njit(cache=True)
 def _discard_from(env, player, kind, count):
@@ -611,6 +625,7 @@ def getReward(state) -> int:
 
 # ---- determinization for search bots ----------------------------------------------------------
 
+
 @njit(cache=True)
 def sampleEnv(state):
     """An env consistent with ``state``: the others' hands and the draw pile dealt at random from
@@ -685,7 +700,7 @@ def sampleEnv(state):
     for _ in range(kittens):
         env[E_PILE + size] = KITTEN
         size += 1
-    np.random.shuffle(env[E_PILE:E_PILE + size])
+    np.random.shuffle(env[E_PILE : E_PILE + size])
     for i in range(2, -1, -1):
         if future[i] >= 0:
             env[E_PILE + size] = future[i]

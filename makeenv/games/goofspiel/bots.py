@@ -38,10 +38,10 @@ from .logic import (
     stepEnv,
 )
 
-SAMPLES = 32       # prize orders (and guesses of the opponent's bids) per card, level 2
+SAMPLES = 32  # prize orders (and guesses of the opponent's bids) per card, level 2
 RULE_PRIOR = 0.25  # chance that an opponent bids by level 1's rule, before it has bid
-SLIP = 0.05        # how often the modelled rule follower bids another card
-CONFIDENCE = 3.0   # standard errors by which a card must beat level 1's card to replace it
+SLIP = 0.05  # how often the modelled rule follower bids another card
+CONFIDENCE = 3.0  # standard errors by which a card must beat level 1's card to replace it
 
 
 @njit(cache=True)
@@ -176,7 +176,7 @@ def search_bid(state, samples) -> int:
     if held <= 1:
         return default
     share = follows_rule_share(state)
-    gain = np.zeros(NUM_CARDS)      # sums over the samples of (result of card k - result of default)
+    gain = np.zeros(NUM_CARDS)  # sums over the samples of (result of card k - result of default)
     gain_sq = np.zeros(NUM_CARDS)
     results = np.zeros(NUM_CARDS)
     tape = np.empty(2 * NUM_CARDS)

@@ -49,6 +49,7 @@ def describe_action(action: int) -> str:
 
 # ---- reading a state --------------------------------------------------------------------------
 
+
 def _cards(state: np.ndarray, start: int) -> list[int]:
     """Card values (1..13) whose flag is set in ``state[start:start + 13]``."""
     return [k + 1 for k in range(NUM_CARDS) if state[start + k] == 1.0]
@@ -100,9 +101,11 @@ def _round_words(prize: int, mine: int, theirs: int) -> str:
 def describe_state(state) -> str:
     """The state in words, for a language-model player (only what this player may know)."""
     s = _read(state)
-    lines = [f"Goofspiel with cards 1..{NUM_CARDS}: each round both players bid a card for the prize card; "
-             "the higher bid wins the prize's value in points, equal bids discard it.",
-             f"Points: you {s['points']}, your opponent {s['their_points']}."]
+    lines = [
+        f"Goofspiel with cards 1..{NUM_CARDS}: each round both players bid a card for the prize card; "
+        "the higher bid wins the prize's value in points, equal bids discard it.",
+        f"Points: you {s['points']}, your opponent {s['their_points']}.",
+    ]
     if s["history"]:
         lines.append("Rounds so far:")
         lines += [f"  {r + 1}. {_round_words(*h)}" for r, h in enumerate(s["history"])]
@@ -110,15 +113,21 @@ def describe_state(state) -> str:
         result = "You won." if s["won"] else ("You lost." if s["lost"] else "A draw.")
         lines.append(f"The game is over. {result}")
         return "\n".join(lines)
-    lines.append(f"Round {s['rounds'] + 1} of {NUM_CARDS}: the prize is {s['prize']}. Prize cards still face down: "
-                 f"{' '.join(map(str, s['deck'])) or 'none'}.")
-    lines.append(f"Your hand: {' '.join(map(str, s['hand']))}. Your opponent's cards: "
-                 f"{' '.join(map(str, s['their_hand']))}.")
+    lines.append(
+        f"Round {s['rounds'] + 1} of {NUM_CARDS}: the prize is {s['prize']}. Prize cards still face down: "
+        f"{' '.join(map(str, s['deck'])) or 'none'}."
+    )
+    lines.append(
+        f"Your hand: {' '.join(map(str, s['hand']))}. Your opponent's cards: {' '.join(map(str, s['their_hand']))}."
+    )
     if s["my_bid"] is not None:
         lines.append(f"You bid {s['my_bid']} this round; waiting for your opponent's bid.")
     elif s["my_turn"]:
-        hidden = ("your opponent has already bid, face down" if s["second"]
-                  else "your opponent bids next without seeing your card")
+        hidden = (
+            "your opponent has already bid, face down"
+            if s["second"]
+            else "your opponent bids next without seeing your card"
+        )
         lines.append(f"Your turn: bid a card from your hand ({hidden}).")
     else:
         lines.append("Waiting for your opponent to bid.")
@@ -127,39 +136,59 @@ def describe_state(state) -> str:
 
 # ---- drawing ------------------------------------------------------------------------------------
 
-def _text(x: float, y: float, text: str, size: int = 15, colour: str = INK, anchor: str = "start",
-          bold: bool = False) -> str:
+
+def _text(
+    x: float, y: float, text: str, size: int = 15, colour: str = INK, anchor: str = "start", bold: bool = False
+) -> str:
     weight = ' font-weight="bold"' if bold else ""
-    return (f'<text x="{x}" y="{y}" text-anchor="{anchor}" font-size="{size}" fill="{colour}"{weight}>'
-            f'{escape(text)}</text>')
+    return (
+        f'<text x="{x}" y="{y}" text-anchor="{anchor}" font-size="{size}" fill="{colour}"{weight}>{escape(text)}</text>'
+    )
 
 
-def _card(x: float, y: float, w: float, h: float, value: int | None, colour: str, *, fill: str = "#ffffff",
-          action: int | None = None, dim: bool = False) -> str:
+def _card(
+    x: float,
+    y: float,
+    w: float,
+    h: float,
+    value: int | None,
+    colour: str,
+    *,
+    fill: str = "#ffffff",
+    action: int | None = None,
+    dim: bool = False,
+) -> str:
     """A card at (x, y): its value, or face down (None); clickable when ``action`` is given."""
     attrs = f' data-action="{action}" style="cursor:pointer"' if action is not None else ""
     title = f"<title>{escape(describe_action(action))}</title>" if action is not None else ""
     if value is None:
-        return (f'<g{attrs}>{title}<rect x="{x}" y="{y}" width="{w}" height="{h}" rx="7" fill="#cbd5e1" '
-                f'stroke="{GREY}" stroke-width="2"/>'
-                + _text(x + w / 2, y + h / 2 + 7, "?", int(h * 0.35), "#ffffff", "middle", True) + "</g>")
+        return (
+            f'<g{attrs}>{title}<rect x="{x}" y="{y}" width="{w}" height="{h}" rx="7" fill="#cbd5e1" '
+            f'stroke="{GREY}" stroke-width="2"/>'
+            + _text(x + w / 2, y + h / 2 + 7, "?", int(h * 0.35), "#ffffff", "middle", True)
+            + "</g>"
+        )
     stroke = colour if not dim else "#cbd5e1"
-    return (f'<g{attrs}>{title}<rect x="{x}" y="{y}" width="{w}" height="{h}" rx="7" fill="{fill}" '
-            f'stroke="{stroke}" stroke-width="{2.5 if action is not None else 1.5}"/>'
-            + _text(x + w / 2, y + h / 2 + h * 0.13, str(value), int(h * 0.36), GREY if dim else colour, "middle", True)
-            + "</g>")
+    return (
+        f'<g{attrs}>{title}<rect x="{x}" y="{y}" width="{w}" height="{h}" rx="7" fill="{fill}" '
+        f'stroke="{stroke}" stroke-width="{2.5 if action is not None else 1.5}"/>'
+        + _text(x + w / 2, y + h / 2 + h * 0.13, str(value), int(h * 0.36), GREY if dim else colour, "middle", True)
+        + "</g>"
+    )
 
 
 def render(state) -> str:
     """An SVG picture of a Goofspiel state from its player's point of view."""
     s = _read(state)
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" '
-             f'viewBox="0 0 {WIDTH} {HEIGHT}" font-family="{FONT}">',
-             f'<rect width="{WIDTH}" height="{HEIGHT}" rx="14" fill="#f8fafc"/>']
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" '
+        f'viewBox="0 0 {WIDTH} {HEIGHT}" font-family="{FONT}">',
+        f'<rect width="{WIDTH}" height="{HEIGHT}" rx="14" fill="#f8fafc"/>',
+    ]
 
     # headline and scores
     if s["over"]:
-        head, colour = (("You won!", GREEN) if s["won"] else ("You lost", RED) if s["lost"] else ("A draw", GOLD))
+        head, colour = ("You won!", GREEN) if s["won"] else ("You lost", RED) if s["lost"] else ("A draw", GOLD)
     elif s["my_turn"]:
         head, colour = "Your turn: bid a card", BLUE
     elif s["my_bid"] is not None:
@@ -168,8 +197,16 @@ def render(state) -> str:
         head, colour = "Opponent's turn to bid", ORANGE
     parts.append(_text(WIDTH / 2, 32, head, 22, colour, "middle", True).replace("<text ", '<text data-prompt="" ', 1))
     round_text = "game over" if s["over"] else f"round {s['rounds'] + 1} of {NUM_CARDS}"
-    parts.append(_text(WIDTH / 2, 56, f"{round_text} · you bid {'second' if s['second'] else 'first'} "
-                       "(bids stay hidden until both are in)", 13, GREY, "middle"))
+    parts.append(
+        _text(
+            WIDTH / 2,
+            56,
+            f"{round_text} · you bid {'second' if s['second'] else 'first'} (bids stay hidden until both are in)",
+            13,
+            GREY,
+            "middle",
+        )
+    )
     parts.append(_text(24, 96, f"You: {s['points']}", 20, BLUE, bold=True))
     parts.append(_text(WIDTH - 24, 96, f"Opponent: {s['their_points']}", 20, ORANGE, "end", True))
 
@@ -186,8 +223,11 @@ def render(state) -> str:
         parts.append(_text(cx + 106, 122, "opponent's bid", 12, GREY, "middle"))
         if s["second"] and s["my_turn"]:  # the opponent bids first: its card is in, face down
             parts.append(_card(cx + 80, 130, 52, 72, None, ORANGE))
-        parts.append(_text(cx, 214, f"{len(s['deck'])} prize cards face down: {' '.join(map(str, s['deck']))}",
-                           12, GREY, "middle"))
+        parts.append(
+            _text(
+                cx, 214, f"{len(s['deck'])} prize cards face down: {' '.join(map(str, s['deck']))}", 12, GREY, "middle"
+            )
+        )
 
     # the rounds so far
     parts.append(_text(24, 130, "Rounds", 14, INK, bold=True))
@@ -209,19 +249,32 @@ def render(state) -> str:
     card_w, gap = 50, 6
     hand = set(s["hand"])
     if not s["over"]:
-        parts.append(_text(24, 310, "Your hand" + (": click a card to bid it" if s["my_turn"] else ""), 15, BLUE,
-                           bold=True))
+        parts.append(
+            _text(24, 310, "Your hand" + (": click a card to bid it" if s["my_turn"] else ""), 15, BLUE, bold=True)
+        )
     for k in range(NUM_CARDS if not s["over"] else 0):
         value = k + 1
         x = 24 + k * (card_w + gap)
         if value in hand:
-            parts.append(_card(x, 322, card_w, 74, value, BLUE, fill="#dbeafe" if s["my_turn"] else "#ffffff",
-                               action=k if s["my_turn"] else None))
+            parts.append(
+                _card(
+                    x,
+                    322,
+                    card_w,
+                    74,
+                    value,
+                    BLUE,
+                    fill="#dbeafe" if s["my_turn"] else "#ffffff",
+                    action=k if s["my_turn"] else None,
+                )
+            )
         elif value == s["my_bid"]:
             parts.append(_card(x, 322, card_w, 74, value, BLUE, fill="#fde68a", dim=True))
         else:
-            parts.append(f'<rect x="{x}" y="322" width="{card_w}" height="74" rx="7" fill="none" '
-                         f'stroke="{LIGHT}" stroke-dasharray="4 3"/>')
+            parts.append(
+                f'<rect x="{x}" y="322" width="{card_w}" height="74" rx="7" fill="none" '
+                f'stroke="{LIGHT}" stroke-dasharray="4 3"/>'
+            )
     if s["history"]:
         prize, mine, theirs = s["history"][-1]
         parts.append(_text(WIDTH / 2, 440, f"Last round: {_round_words(prize, mine, theirs)}", 14, INK, "middle"))

@@ -23,38 +23,38 @@ from numba import njit
 
 # ---- the game's sizes ------------------------------------------------------------------------
 NUM_PLAYERS = 2
-NUM_CARDS = 13         # cards 1..13; action k bids the card of value k + 1
+NUM_CARDS = 13  # cards 1..13; action k bids the card of value k + 1
 NUM_ACTIONS = NUM_CARDS
-DRAW = NUM_PLAYERS     # what checkEnded returns for equal points
+DRAW = NUM_PLAYERS  # what checkEnded returns for equal points
 
 # ---- env: the referee's view (length ENV_SIZE) -----------------------------------------------
-E_PLAYER = 0    # player to bid (0, then 1, every round)
-E_ROUND = 1     # rounds over so far (0..13); 13 when the game is over
-E_POINTS = 2    # E_POINTS + p: player p's points
-E_BIDS = 4      # E_BIDS + p: player p's bid this round (card index 0..12), -1 not yet
-E_WINNER = 6    # -1 running, 0 or 1 the winner, 2 a draw (what checkEnded returns)
-E_PRIZES = 7    # E_PRIZES + r: the prize of round r (card index 0..12): the shuffled prize deck
-E_HANDS = 20    # E_HANDS + 13 p + k: 1 while player p still holds card k (a bid leaves the hand
-                # when its round is over)
+E_PLAYER = 0  # player to bid (0, then 1, every round)
+E_ROUND = 1  # rounds over so far (0..13); 13 when the game is over
+E_POINTS = 2  # E_POINTS + p: player p's points
+E_BIDS = 4  # E_BIDS + p: player p's bid this round (card index 0..12), -1 not yet
+E_WINNER = 6  # -1 running, 0 or 1 the winner, 2 a draw (what checkEnded returns)
+E_PRIZES = 7  # E_PRIZES + r: the prize of round r (card index 0..12): the shuffled prize deck
+E_HANDS = 20  # E_HANDS + 13 p + k: 1 while player p still holds card k (a bid leaves the hand
+# when its round is over)
 E_HISTORY = 46  # E_HISTORY + 2 r + p: player p's bid in round r (card index), -1 not played yet
 ENV_SIZE = E_HISTORY + NUM_PLAYERS * NUM_CARDS  # 72
 
 # ---- state: one player's view (length STATE_SIZE); every value is 0, 1 or a count ------------
-S_HAND = 0           # 0..12: 1 for each card I may still bid (my bid of this round is not there)
-S_THEIR_HAND = 13    # 13..25: my opponent's cards not yet shown (its bid of this round included)
-S_PRIZE = 26         # 26..38: the prize card of this round, one-hot (all 0 at the end)
-S_DECK = 39          # 39..51: 1 for each prize card still face down
-S_MY_BID = 52        # 52..64: my bid of this round, one-hot (all 0 before I bid)
-S_POINTS = 65        # my points
+S_HAND = 0  # 0..12: 1 for each card I may still bid (my bid of this round is not there)
+S_THEIR_HAND = 13  # 13..25: my opponent's cards not yet shown (its bid of this round included)
+S_PRIZE = 26  # 26..38: the prize card of this round, one-hot (all 0 at the end)
+S_DECK = 39  # 39..51: 1 for each prize card still face down
+S_MY_BID = 52  # 52..64: my bid of this round, one-hot (all 0 before I bid)
+S_POINTS = 65  # my points
 S_THEIR_POINTS = 66  # my opponent's points
-S_HISTORY = 67       # 67 + 3 r ..: round r's prize, my bid, my opponent's bid (values 1..13), 0 0 0
-                     # until round r is over
-S_ROUND = 106        # rounds over so far (0..13)
-S_SEAT = 107         # 1 when I bid second in every round (I am player 1), 0 when I bid first
-S_MY_TURN = 108      # 1 when I am to bid
-S_OVER = 109         # 1 when the game is over
-S_WON = 110          # 1 when I won
-S_LOST = 111         # 1 when my opponent won
+S_HISTORY = 67  # 67 + 3 r ..: round r's prize, my bid, my opponent's bid (values 1..13), 0 0 0
+# until round r is over
+S_ROUND = 106  # rounds over so far (0..13)
+S_SEAT = 107  # 1 when I bid second in every round (I am player 1), 0 when I bid first
+S_MY_TURN = 108  # 1 when I am to bid
+S_OVER = 109  # 1 when the game is over
+S_WON = 110  # 1 when I won
+S_LOST = 111  # 1 when my opponent won
 STATE_SIZE = 112
 
 SIMULTANEOUS = True

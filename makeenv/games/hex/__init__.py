@@ -22,7 +22,22 @@ from .logic import (
 NAME = "Hex"
 
 __all__ = [
-    "NAME", "LEVELS", "render", "describe_action", "describe_state",
-    "initEnv", "getCurrentPlayer", "getPlayerState", "getAgentState", "stepEnv", "getValidActions",
-    "isValidAction", "getReward", "checkEnded", "getActionSize", "getStateSize", "getAgentSize", "sampleEnv",
+    "NAME",
+    "LEVELS",
+    "render",
+    "describe_action",
+    "describe_state",
+    "initEnv",
+    "getCurrentPlayer",
+    "getPlayerState",
+    "getAgentState",
+    "stepEnv",
+    "getValidActions",
+    "isValidAction",
+    "getReward",
+    "checkEnded",
+    "getActionSize",
+    "getStateSize",
+    "getAgentSize",
+    "sampleEnv",
 ]

@@ -32,10 +32,10 @@ from .logic import (
     stepEnv,
 )
 
-FAR = 10 * NUM_CELLS        # "cannot connect": more than any real distance
-ITERATIONS = 1000           # level 2's simulations per move (data[0] >= 1 overrides it)
-RAVE_EQUIVALENCE = 300.0    # visits at which a move's own mean and its AMAF mean weigh the same
-EXPLORATION = 0.05          # UCT exploration constant (RAVE does most of the exploring)
+FAR = 10 * NUM_CELLS  # "cannot connect": more than any real distance
+ITERATIONS = 1000  # level 2's simulations per move (data[0] >= 1 overrides it)
+RAVE_EQUIVALENCE = 300.0  # visits at which a move's own mean and its AMAF mean weigh the same
+EXPLORATION = 0.05  # UCT exploration constant (RAVE does most of the exploring)
 
 
 @njit(cache=True)
@@ -47,6 +47,7 @@ def copy_into(target, source):
 
 # ---- level 1: the shortest-path race ----------------------------------------------------------
 
+
 @njit(cache=True)
 def edge_distance(board, player, queue, dist):
     """Fewest empty cells ``player`` must still fill to join their edges (FAR when blocked).
@@ -55,11 +56,11 @@ def edge_distance(board, player, queue, dist):
     opponent's stones are walls. ``queue`` (2 * NUM_CELLS ints) and ``dist`` are scratch space.
     """
     stone = BLACK_STONE if player == BLACK else WHITE_STONE
-    head = tail = NUM_CELLS   # a deque in the middle of ``queue``: 0-cost steps go in front
+    head = tail = NUM_CELLS  # a deque in the middle of ``queue``: 0-cost steps go in front
     for cell in range(NUM_CELLS):
         dist[cell] = FAR
     for i in range(SIZE):
-        cell = i if player == BLACK else i * SIZE          # top row, or left column
+        cell = i if player == BLACK else i * SIZE  # top row, or left column
         if board[cell] == stone:
             dist[cell] = 0
             head -= 1
@@ -98,7 +99,7 @@ def shortest_path(state, data):
     """Shortest paths: plays where (opponent's distance - mine) grows most, ties broken at random."""
     env = sampleEnv(state)
     me = int(env[E_PLAYER])
-    board = env[E_BOARD:E_BOARD + NUM_CELLS].copy()
+    board = env[E_BOARD : E_BOARD + NUM_CELLS].copy()
     stone = BLACK_STONE if me == BLACK else WHITE_STONE
     queue = np.empty(2 * NUM_CELLS + 1, dtype=np.int64)
     dist = np.empty(NUM_CELLS, dtype=np.int64)
@@ -111,7 +112,7 @@ def shortest_path(state, data):
         theirs = edge_distance(board, 1 - me, queue, dist)
         board[cell] = EMPTY
         if mine == 0:
-            return cell, data   # a winning stone
+            return cell, data  # a winning stone
         row, col = cell // SIZE, cell % SIZE
         centre = abs(row - SIZE // 2) + abs(col - SIZE // 2) + abs(row + col - 2 * (SIZE // 2))
         score = 1.0 * theirs - 1.0 * mine - 0.01 * centre + 0.001 * np.random.random()
@@ -121,6 +122,7 @@ def shortest_path(state, data):
 
 
 # ---- level 2: Monte Carlo tree search with RAVE -----------------------------------------------
+
 
 @njit(cache=True)
 def black_joins(board, stack, seen):
@@ -154,7 +156,7 @@ def fill_playout(env, empties, stack, seen):
     """Fill ``env``'s empty cells at random, alternating from the player to move; return the winner.
 
     Changes the board in place (the rest of env is left stale)."""
-    board = env[E_BOARD:E_BOARD + NUM_CELLS]
+    board = env[E_BOARD : E_BOARD + NUM_CELLS]
     if env[E_WINNER] >= 0.0:
         winner = int(env[E_WINNER])
     else:
@@ -262,7 +264,7 @@ def mcts(state, data):
                 break
             node = next_node
         winner = fill_playout(env, empties, stack, seen)
-        board = env[E_BOARD:E_BOARD + NUM_CELLS]
+        board = env[E_BOARD : E_BOARD + NUM_CELLS]
         # back up: each edge on the path, and (AMAF) every edge of a path node whose cell ended
         # up with the stone of that node's mover: "all moves as first"
         for d in range(depth):

@@ -25,11 +25,11 @@ from numba import njit
 
 # ---- board and actions -----------------------------------------------------------------------
 SIZE = 11
-NUM_CELLS = SIZE * SIZE            # 121: also the number of actions
+NUM_CELLS = SIZE * SIZE  # 121: also the number of actions
 NUM_PLAYERS = 2
-BLACK, WHITE = 0, 1                # players; Black moves first and joins top to bottom
-EMPTY, BLACK_STONE, WHITE_STONE = 0.0, 1.0, 2.0   # env board values (absolute colours)
-MINE, THEIRS = 1.0, 2.0            # state board values (relative to the player who sees it)
+BLACK, WHITE = 0, 1  # players; Black moves first and joins top to bottom
+EMPTY, BLACK_STONE, WHITE_STONE = 0.0, 1.0, 2.0  # env board values (absolute colours)
+MINE, THEIRS = 1.0, 2.0  # state board values (relative to the player who sees it)
 # union-find nodes beyond the cells: the four edges
 TOP, BOTTOM, LEFT, RIGHT = NUM_CELLS, NUM_CELLS + 1, NUM_CELLS + 2, NUM_CELLS + 3
 NUM_NODES = NUM_CELLS + 4
@@ -52,24 +52,24 @@ def _neighbour_table() -> np.ndarray:
 NEIGHBOURS = _neighbour_table()
 
 # ---- env: the referee's view (length ENV_SIZE) -----------------------------------------------
-E_BOARD = 0                        # 0..120: EMPTY, BLACK_STONE or WHITE_STONE on each cell
-E_PARENT = NUM_CELLS               # 121..245: union-find parent of each cell and edge node
-E_PLAYER = E_PARENT + NUM_NODES    # 246: player to move, 0 Black, 1 White
-E_WINNER = E_PLAYER + 1            # 247: -1 running, 0 or 1 the winner (what checkEnded returns)
-E_MOVES = E_PLAYER + 2             # 248: stones placed so far
-E_LAST = E_PLAYER + 3              # 249: the last cell played, -1 before the first move
-ENV_SIZE = E_PLAYER + 4            # 250
+E_BOARD = 0  # 0..120: EMPTY, BLACK_STONE or WHITE_STONE on each cell
+E_PARENT = NUM_CELLS  # 121..245: union-find parent of each cell and edge node
+E_PLAYER = E_PARENT + NUM_NODES  # 246: player to move, 0 Black, 1 White
+E_WINNER = E_PLAYER + 1  # 247: -1 running, 0 or 1 the winner (what checkEnded returns)
+E_MOVES = E_PLAYER + 2  # 248: stones placed so far
+E_LAST = E_PLAYER + 3  # 249: the last cell played, -1 before the first move
+ENV_SIZE = E_PLAYER + 4  # 250
 
 # ---- state: one player's view (length STATE_SIZE); every value is 0, 1, 2 or a count ---------
-S_BOARD = 0                        # 0..120: 0 empty, 1 my stone, 2 opponent's stone
-S_WHITE = NUM_CELLS                # 121: 1 when I play White (left-right), 0 Black (top-bottom)
-S_MY_TURN = S_WHITE + 1            # 122: 1 while the game runs and it is my turn
-S_OVER = S_WHITE + 2               # 123: 1 when the game is over
-S_WON = S_WHITE + 3                # 124: 1 when I won
-S_LOST = S_WHITE + 4               # 125: 1 when my opponent won
-S_MOVES = S_WHITE + 5              # 126: stones placed so far
-S_LAST = S_WHITE + 6               # 127: the last cell played + 1 (0 before the first move)
-STATE_SIZE = S_WHITE + 7           # 128
+S_BOARD = 0  # 0..120: 0 empty, 1 my stone, 2 opponent's stone
+S_WHITE = NUM_CELLS  # 121: 1 when I play White (left-right), 0 Black (top-bottom)
+S_MY_TURN = S_WHITE + 1  # 122: 1 while the game runs and it is my turn
+S_OVER = S_WHITE + 2  # 123: 1 when the game is over
+S_WON = S_WHITE + 3  # 124: 1 when I won
+S_LOST = S_WHITE + 4  # 125: 1 when my opponent won
+S_MOVES = S_WHITE + 5  # 126: stones placed so far
+S_LAST = S_WHITE + 6  # 127: the last cell played + 1 (0 before the first move)
+STATE_SIZE = S_WHITE + 7  # 128
 
 
 @njit(cache=True)
@@ -104,6 +104,7 @@ def getCurrentPlayer(env) -> int:
 
 # ---- union-find over env[E_PARENT:] -----------------------------------------------------------
 
+
 @njit(cache=True)
 def find(parent, node):
     """The group (root node) of ``node``, halving the path on the way."""
@@ -130,8 +131,8 @@ def union(parent, a, b):
 def place_stone(env, cell, player) -> bool:
     """Put ``player``'s stone on the empty ``cell`` and join its groups; True when it wins."""
     stone = BLACK_STONE if player == BLACK else WHITE_STONE
-    board = env[E_BOARD:E_BOARD + NUM_CELLS]
-    parent = env[E_PARENT:E_PARENT + NUM_NODES]
+    board = env[E_BOARD : E_BOARD + NUM_CELLS]
+    parent = env[E_PARENT : E_PARENT + NUM_NODES]
     board[cell] = stone
     row, col = cell // SIZE, cell % SIZE
     if player == BLACK:
@@ -157,11 +158,11 @@ def place_stone(env, cell, player) -> bool:
 
 @njit(cache=True)
 def getPlayerState(env, player):
-    state = np.empty(STATE_SIZE, dtype=np.float64)   # every value is written below
-    if player == BLACK:   # Black's stones are mine: the board as it is
+    state = np.empty(STATE_SIZE, dtype=np.float64)  # every value is written below
+    if player == BLACK:  # Black's stones are mine: the board as it is
         for cell in range(NUM_CELLS):
             state[S_BOARD + cell] = env[E_BOARD + cell]
-    else:                 # swap the colours: 1 <-> 2, 0 stays 0 (no branch per cell)
+    else:  # swap the colours: 1 <-> 2, 0 stays 0 (no branch per cell)
         for cell in range(NUM_CELLS):
             stone = env[E_BOARD + cell]
             state[S_BOARD + cell] = (3.0 - stone) * (stone != EMPTY)

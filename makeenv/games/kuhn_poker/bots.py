@@ -17,16 +17,18 @@ from .logic import BET, NUM_ACTIONS, NUM_CARDS, PASS, S_CARD, S_HISTORY, S_SEAT
 # A Nash equilibrium (Kuhn 1950; the one-parameter family for player 0, here alpha = 1/6):
 # the probability of Bet with a (Jack, Queen, King) at each of the four decision points.
 ALPHA = 1.0 / 6.0
-OPENING = 0          # player 0, first move
-AFTER_CHECK = 1      # player 1 after player 0 checked
-FACING_BET = 2       # player 1 after player 0 bet
+OPENING = 0  # player 0, first move
+AFTER_CHECK = 1  # player 1 after player 0 checked
+FACING_BET = 2  # player 1 after player 0 bet
 FACING_BET_LATE = 3  # player 0 after check, bet
-NASH_BET = np.array([
-    [ALPHA, 0.0, 3.0 * ALPHA],          # open: bluff Jacks, bet some Kings
-    [1.0 / 3.0, 0.0, 1.0],              # after a check: bluff a third of Jacks, bet Kings
-    [0.0, 1.0 / 3.0, 1.0],              # facing a bet: call a third of Queens, Kings always
-    [0.0, ALPHA + 1.0 / 3.0, 1.0],      # facing a bet after checking
-])
+NASH_BET = np.array(
+    [
+        [ALPHA, 0.0, 3.0 * ALPHA],  # open: bluff Jacks, bet some Kings
+        [1.0 / 3.0, 0.0, 1.0],  # after a check: bluff a third of Jacks, bet Kings
+        [0.0, 1.0 / 3.0, 1.0],  # facing a bet: call a third of Queens, Kings always
+        [0.0, ALPHA + 1.0 / 3.0, 1.0],  # facing a bet after checking
+    ]
+)
 
 
 @njit(cache=True)

@@ -130,8 +130,7 @@ def render(state) -> str:
     their_mark = D.GREEN if v["lost"] else None
     parts.append(D.card(56, 84, their_rank, caption="Opponent", highlight=their_mark))
     parts.append(D.card(56, 214, my_rank, caption="You", highlight=my_mark))
-    parts.append(D.chips(330, 180, v["mine"] + v["theirs"], "pot",
-                         f"you {v['mine']:.0f} · opponent {v['theirs']:.0f}"))
+    parts.append(D.chips(330, 180, v["mine"] + v["theirs"], "pot", f"you {v['mine']:.0f} · opponent {v['theirs']:.0f}"))
 
     history = _move_words(v["moves"], v["seat"])
     parts.append(D.text(510, 110, "Betting", 15, "#d1fae5", True))

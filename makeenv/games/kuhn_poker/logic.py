@@ -28,25 +28,25 @@ NUM_PLAYERS = 2
 MAX_MOVES = 3  # pass, bet, pass/bet is the longest hand
 
 # ---- env: the referee's view (length ENV_SIZE) -----------------------------------------------
-E_PLAYER = 0     # player to move: 0 or 1
-E_CARD = 1       # E_CARD + p: player p's card (0 Jack, 1 Queen, 2 King)
-E_MOVES = 3      # number of betting moves made (0..3)
-E_HISTORY = 4    # 4..6: the moves in order (0 Pass, 1 Bet), -1 not made yet
-E_CHIPS = 7      # E_CHIPS + p: chips player p has put in the pot (the ante included)
-E_WINNER = 9     # -1 running, 0 or 1 the winner (what checkEnded returns)
+E_PLAYER = 0  # player to move: 0 or 1
+E_CARD = 1  # E_CARD + p: player p's card (0 Jack, 1 Queen, 2 King)
+E_MOVES = 3  # number of betting moves made (0..3)
+E_HISTORY = 4  # 4..6: the moves in order (0 Pass, 1 Bet), -1 not made yet
+E_CHIPS = 7  # E_CHIPS + p: chips player p has put in the pot (the ante included)
+E_WINNER = 9  # -1 running, 0 or 1 the winner (what checkEnded returns)
 E_SHOWDOWN = 10  # 1 when the hand ended at a showdown (both cards are shown)
 ENV_SIZE = 11
 
 # ---- state: one player's view (length STATE_SIZE); every value is 0/1 or a chip count --------
-S_CARD = 0         # 0..2 one-hot: my card (Jack, Queen, King)
-S_SEAT = 3         # 3, 4 one-hot: I act first (player 0) / second (player 1)
-S_HISTORY = 5      # 5..10: move k at 5 + 2k, one-hot (Pass, Bet); zeros for moves not made
-S_CHIPS = 11       # chips I have put in the pot
-S_THEIR_CHIPS = 12 # chips my opponent has put in
-S_MY_TURN = 13     # 1 when I am to move
-S_OVER = 14        # 1 when the hand is over
-S_WON = 15         # 1 when I won the pot
-S_LOST = 16        # 1 when my opponent won the pot
+S_CARD = 0  # 0..2 one-hot: my card (Jack, Queen, King)
+S_SEAT = 3  # 3, 4 one-hot: I act first (player 0) / second (player 1)
+S_HISTORY = 5  # 5..10: move k at 5 + 2k, one-hot (Pass, Bet); zeros for moves not made
+S_CHIPS = 11  # chips I have put in the pot
+S_THEIR_CHIPS = 12  # chips my opponent has put in
+S_MY_TURN = 13  # 1 when I am to move
+S_OVER = 14  # 1 when the hand is over
+S_WON = 15  # 1 when I won the pot
+S_LOST = 16  # 1 when my opponent won the pot
 S_THEIR_CARD = 17  # 17..19 one-hot: the opponent's card, shown only after a showdown
 STATE_SIZE = 20
 

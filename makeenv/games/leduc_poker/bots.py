@@ -45,8 +45,8 @@ POLICY_FILE = Path(__file__).with_name("policy.json")
 # ("cc", "rc", "crc", "rrc", "crrc") is then the node it left minus one (0..4).
 ROUND_NODES = 6
 AFTER_RAISE = np.array([2, 3, 4, 5, -1, -1])  # the node a raise leads to from each node
-BETTINGS = ROUND_NODES + 5 * ROUND_NODES       # round-1 nodes, then (finished round 1, round-2 node)
-PUBLIC_NONE = NUM_CARDS                        # the public card's index before it is shown
+BETTINGS = ROUND_NODES + 5 * ROUND_NODES  # round-1 nodes, then (finished round 1, round-2 node)
+PUBLIC_NONE = NUM_CARDS  # the public card's index before it is shown
 TABLE_ROWS = NUM_CARDS * (NUM_CARDS + 1) * BETTINGS
 TABLE_SIZE = TABLE_ROWS * NUM_ACTIONS
 
@@ -88,6 +88,7 @@ def table_row(state) -> int:
 
 # ---- level 1: hand strength ----------------------------------------------------------------------
 
+
 @njit(cache=True)
 def _deterministic(action):
     probs = np.zeros(NUM_ACTIONS, dtype=np.float64)
@@ -125,6 +126,7 @@ def hand_strength(state, data):
 
 # ---- level 2: the CFR+ policy table ----------------------------------------------------------------
 
+
 @njit(cache=True)
 def cfr_policy(state, data):
     """The table's probabilities at this state (uniform over valid actions for a missing row)."""
@@ -159,8 +161,10 @@ def load_policy(path: Path | str = POLICY_FILE) -> np.ndarray:
         record = json.load(file)
     table = np.asarray(record["table"], dtype=np.float64).reshape(-1)
     if table.shape != (TABLE_SIZE,):
-        raise ValueError(f"{path}: the policy table has {table.size} values, expected {TABLE_SIZE} "
-                         "(rebuild it with python -m makeenv.games.leduc_poker.make_policy)")
+        raise ValueError(
+            f"{path}: the policy table has {table.size} values, expected {TABLE_SIZE} "
+            "(rebuild it with python -m makeenv.games.leduc_poker.make_policy)"
+        )
     return table
 
 

@@ -137,12 +137,14 @@ def _result(v: dict) -> str:
     return "Split pot: both hands have the same rank"
 
 
-def _card_svg(x: float, y: float, card: int | None, caption: str, highlight: str | None = None,
-              below: bool = False) -> str:
+def _card_svg(
+    x: float, y: float, card: int | None, caption: str, highlight: str | None = None, below: bool = False
+) -> str:
     if card is None:
         return D.card(x, y, None, caption=caption, highlight=highlight, caption_below=below)
-    return D.card(x, y, RANK_NAMES[card // 2], SUITS[card % 2], caption=caption, highlight=highlight,
-                  caption_below=below)
+    return D.card(
+        x, y, RANK_NAMES[card // 2], SUITS[card % 2], caption=caption, highlight=highlight, caption_below=below
+    )
 
 
 def render(state) -> str:
@@ -165,10 +167,10 @@ def render(state) -> str:
     their_mark = D.GREEN if v["lost"] else None
     parts.append(_card_svg(46, 84, v["their_card"], "Opponent", their_mark))
     parts.append(_card_svg(46, 226, v["card"], "You", my_mark))
-    parts.append(_card_svg(250, 140, v["public"], "Public card" if v["public"] is not None else "Public (round 2)",
-                           below=True))
-    parts.append(D.chips(420, 190, v["mine"] + v["theirs"], "pot",
-                         f"you {v['mine']:.0f} · opponent {v['theirs']:.0f}"))
+    parts.append(
+        _card_svg(250, 140, v["public"], "Public card" if v["public"] is not None else "Public (round 2)", below=True)
+    )
+    parts.append(D.chips(420, 190, v["mine"] + v["theirs"], "pot", f"you {v['mine']:.0f} · opponent {v['theirs']:.0f}"))
 
     y = 110
     for r, moves in enumerate(v["rounds"]):
@@ -206,15 +208,19 @@ def describe_state(state) -> str:
         "A card pairing the public card wins, else the higher rank; equal ranks split the pot.",
         f"You are player {v['seat']} ({'you act first' if v['seat'] == 0 else 'you act second'} in each round).",
         f"Your card: {card_name(v['card']) if v['card'] is not None else 'none'}.",
-        (f"Public card: {card_name(v['public'])} (you have {_hand_words(v['card'], v['public'])})."
-         if v["public"] is not None and v["card"] is not None else "Public card: face down until round 2."),
+        (
+            f"Public card: {card_name(v['public'])} (you have {_hand_words(v['card'], v['public'])})."
+            if v["public"] is not None and v["card"] is not None
+            else "Public card: face down until round 2."
+        ),
     ]
     for r, moves in enumerate(v["rounds"]):
         if r == 1 and not v["second_round"]:
             break
         lines.append(f"Round {r + 1} betting: " + (", ".join(_move_words(moves, v["seat"])) or "no moves yet") + ".")
-    lines.append(f"Pot: {v['mine'] + v['theirs']:.0f} chips (you put in {v['mine']:.0f}, the opponent "
-                 f"{v['theirs']:.0f}).")
+    lines.append(
+        f"Pot: {v['mine'] + v['theirs']:.0f} chips (you put in {v['mine']:.0f}, the opponent {v['theirs']:.0f})."
+    )
     if v["over"]:
         if v["their_card"] is not None:
             lines.append(f"Showdown: the opponent had the {card_name(v['their_card'])}.")

@@ -29,36 +29,36 @@ NUM_ACTIONS = 3
 NUM_CARDS = 6
 CARDS_DEALT = 3  # player 0's, player 1's, the public card
 NUM_PLAYERS = 2
-MAX_RAISES = 2   # per round
-SLOTS = 4        # moves in a round at most: check, raise, raise, call
+MAX_RAISES = 2  # per round
+SLOTS = 4  # moves in a round at most: check, raise, raise, call
 FIRST_RAISE, SECOND_RAISE = 2.0, 4.0
-SPLIT = 2        # checkEnded when the pot is split (no sole winner)
+SPLIT = 2  # checkEnded when the pot is split (no sole winner)
 
 # ---- env: the referee's view (length ENV_SIZE) -----------------------------------------------
-E_PLAYER = 0     # player to move: 0 or 1
-E_CARD = 1       # E_CARD + p: player p's private card (0..5)
-E_PUBLIC = 3     # the public card (0..5), dealt at the start, shown from round 2
-E_ROUND = 4      # 0 first betting round, 1 second
-E_CHIPS = 5      # E_CHIPS + p: chips player p has put in the pot (the ante included)
-E_MOVES = 7      # E_MOVES + r: moves made in round r (0..4)
-E_SEQUENCE = 9   # 9..16: round r's move k at 9 + 4r + k (0 Fold, 1 Call, 2 Raise), -1 none
-E_WINNER = 17    # -1 running, 0 or 1 the winner, 2 split pot (what checkEnded returns)
+E_PLAYER = 0  # player to move: 0 or 1
+E_CARD = 1  # E_CARD + p: player p's private card (0..5)
+E_PUBLIC = 3  # the public card (0..5), dealt at the start, shown from round 2
+E_ROUND = 4  # 0 first betting round, 1 second
+E_CHIPS = 5  # E_CHIPS + p: chips player p has put in the pot (the ante included)
+E_MOVES = 7  # E_MOVES + r: moves made in round r (0..4)
+E_SEQUENCE = 9  # 9..16: round r's move k at 9 + 4r + k (0 Fold, 1 Call, 2 Raise), -1 none
+E_WINNER = 17  # -1 running, 0 or 1 the winner, 2 split pot (what checkEnded returns)
 E_SHOWDOWN = 18  # 1 when the hand ended at a showdown (both private cards are shown)
 ENV_SIZE = 19
 
 # ---- state: one player's view (length STATE_SIZE); every value is 0/1 or a chip count --------
-S_CARD = 0          # 0..5 one-hot: my private card
-S_PUBLIC = 6        # 6..11 one-hot: the public card, once shown (round 2)
-S_SEAT = 12         # 12, 13 one-hot: I act first (player 0) / second (player 1)
-S_SEQUENCE = 14     # 14..37: round r's move k at 14 + 12r + 3k, one-hot (Fold, Call, Raise)
-S_CHIPS = 38        # chips I have put in the pot
+S_CARD = 0  # 0..5 one-hot: my private card
+S_PUBLIC = 6  # 6..11 one-hot: the public card, once shown (round 2)
+S_SEAT = 12  # 12, 13 one-hot: I act first (player 0) / second (player 1)
+S_SEQUENCE = 14  # 14..37: round r's move k at 14 + 12r + 3k, one-hot (Fold, Call, Raise)
+S_CHIPS = 38  # chips I have put in the pot
 S_THEIR_CHIPS = 39  # chips my opponent has put in
-S_ROUND = 40        # 1 in the second betting round
-S_MY_TURN = 41      # 1 when I am to move
-S_OVER = 42         # 1 when the hand is over
-S_WON = 43          # 1 when I won the pot (neither flag: a split pot)
-S_LOST = 44         # 1 when my opponent won the pot
-S_THEIR_CARD = 45   # 45..50 one-hot: the opponent's card, shown only after a showdown
+S_ROUND = 40  # 1 in the second betting round
+S_MY_TURN = 41  # 1 when I am to move
+S_OVER = 42  # 1 when the hand is over
+S_WON = 43  # 1 when I won the pot (neither flag: a split pot)
+S_LOST = 44  # 1 when my opponent won the pot
+S_THEIR_CARD = 45  # 45..50 one-hot: the opponent's card, shown only after a showdown
 STATE_SIZE = 51
 
 

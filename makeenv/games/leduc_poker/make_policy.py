@@ -39,7 +39,7 @@ def build_table(solver: CFRSolver) -> np.ndarray:
         if row in seen:
             raise RuntimeError(f"two information sets share table row {row}: {seen[row]} and {state}")
         seen[row] = state
-        table[row * NUM_ACTIONS:(row + 1) * NUM_ACTIONS] = np.round(p, DECIMALS)
+        table[row * NUM_ACTIONS : (row + 1) * NUM_ACTIONS] = np.round(p, DECIMALS)
     return table
 
 
@@ -54,6 +54,7 @@ def openspiel_exploitability(table: np.ndarray) -> float | None:
     """OpenSpiel's exploitability of the table as the level-2 bot plays it (None without OpenSpiel)."""
     try:
         from makeenv.games._poker import openspiel as poker_openspiel
+
         return poker_openspiel.exploitability(leduc_poker, lambda state: cfr_policy(state, table))
     except ImportError:
         return None
@@ -80,16 +81,20 @@ def main(argv: list[str] | None = None) -> None:
         "iterations": args.iterations,
         "information_sets": solver.num_information_sets,
         "openspiel_exploitability": exploitability,
-        "layout": (f"{TABLE_ROWS} rows of (Fold, Call, Raise) probabilities; row = (my card * 7 + public card "
-                   "or 6) * 36 + betting node, see bots.table_row"),
+        "layout": (
+            f"{TABLE_ROWS} rows of (Fold, Call, Raise) probabilities; row = (my card * 7 + public card "
+            "or 6) * 36 + betting node, see bots.table_row"
+        ),
     }
     args.output.parent.mkdir(parents=True, exist_ok=True)
     partial = args.output.with_suffix(f".{os.getpid()}.tmp")
     partial.write_text(to_json(record, table), encoding="utf-8")
     os.replace(partial, args.output)
     shown = "n/a (OpenSpiel not installed)" if exploitability is None else f"{exploitability:.5f}"
-    print(f"{args.iterations} CFR+ iterations over {solver.num_information_sets} information sets in "
-          f"{seconds:.1f} s; OpenSpiel exploitability {shown}; wrote {args.output}")
+    print(
+        f"{args.iterations} CFR+ iterations over {solver.num_information_sets} information sets in "
+        f"{seconds:.1f} s; OpenSpiel exploitability {shown}; wrote {args.output}"
+    )
 
 
 if __name__ == "__main__":

@@ -58,9 +58,9 @@ def _tail_table() -> np.ndarray:
 
 TAIL = _tail_table()
 
-SAMPLES = 48       # deals of the opponent's dice per decision (level 2)
-RULE_PRIOR = 0.5   # level 2's belief, before any bid, that the opponent bids by level 1's rule (else at random)
-SLIP = 0.1         # how often level 2 expects a rule follower to play another action
+SAMPLES = 48  # deals of the opponent's dice per decision (level 2)
+RULE_PRIOR = 0.5  # level 2's belief, before any bid, that the opponent bids by level 1's rule (else at random)
+SLIP = 0.1  # how often level 2 expects a rule follower to play another action
 
 
 @njit(cache=True)

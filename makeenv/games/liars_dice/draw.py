@@ -70,6 +70,7 @@ def describe_action(action: int) -> str:
 
 # ---- reading a state --------------------------------------------------------------------------
 
+
 def _count(value: float, most: int) -> int:
     return int(min(max(value, 0.0), most)) if np.isfinite(value) else 0
 
@@ -88,8 +89,11 @@ def _read(state) -> dict:
         raise ValueError(f"LiarsDice: expected a state of length {STATE_SIZE}, got shape {state.shape}")
     dice = _count(state[S_DICE_COUNT], MAX_DICE) or 1
     over = state[S_OVER] == 1.0
-    bids = [(b, "you" if state[S_BIDS + b] == MINE else "opponent")
-            for b in range(NUM_ACTIONS - 1) if state[S_BIDS + b] in (MINE, THEIRS)]
+    bids = [
+        (b, "you" if state[S_BIDS + b] == MINE else "opponent")
+        for b in range(NUM_ACTIONS - 1)
+        if state[S_BIDS + b] in (MINE, THEIRS)
+    ]
     return {
         "dice": dice,
         "mine": _faces(state, S_MY_DICE, dice),
@@ -119,17 +123,21 @@ def _result_words(s: dict) -> str:
     truth = "true" if shown >= last // FACES + 1 else "a lie"
     outcome = "you won" if s["won"] else "you lost"
     counted = f"{face}" if face == FACES else f"{face} or a six"
-    return (f"{caller} called Liar on \"{bid_words(last)}\": {shown} "
-            f"{'die shows' if shown == 1 else 'dice show'} {counted}, so the bid was {truth} and {outcome}.")
+    return (
+        f'{caller} called Liar on "{bid_words(last)}": {shown} '
+        f"{'die shows' if shown == 1 else 'dice show'} {counted}, so the bid was {truth} and {outcome}."
+    )
 
 
 def describe_state(state) -> str:
     """The state in words, for a language-model player (only what this player may know)."""
     s = _read(state)
     total = NUM_PLAYERS * s["dice"]
-    lines = [f"Liar's Dice: {s['dice']} {'die' if s['dice'] == 1 else 'dice'} per player, {total} on the table; "
-             "sixes are wild (a six counts as any face).",
-             f"Your dice: {' '.join(str(f) for f in s['mine'])}."]
+    lines = [
+        f"Liar's Dice: {s['dice']} {'die' if s['dice'] == 1 else 'dice'} per player, {total} on the table; "
+        "sixes are wild (a six counts as any face).",
+        f"Your dice: {' '.join(str(f) for f in s['mine'])}.",
+    ]
     if s["over"]:
         lines.append(f"Your opponent's dice: {' '.join(str(f) for f in s['theirs'])}.")
     if s["bids"]:
@@ -150,41 +158,52 @@ def describe_state(state) -> str:
 
 # ---- drawing ------------------------------------------------------------------------------------
 
+
 def _die(x: float, y: float, size: float, face: int | None, colour: str = INK) -> str:
     """A die at (x, y), face up (pips; a six is gold: wild) or face down (None)."""
     if face is None:
-        return (f'<rect x="{x}" y="{y}" width="{size}" height="{size}" rx="{size * 0.18:.1f}" fill="#cbd5e1" '
-                f'stroke="{GREY}" stroke-width="2"/>'
-                f'<text x="{x + size / 2}" y="{y + size * 0.68:.1f}" text-anchor="middle" font-size="{size * 0.5:.0f}" '
-                f'font-weight="bold" fill="#ffffff">?</text>')
+        return (
+            f'<rect x="{x}" y="{y}" width="{size}" height="{size}" rx="{size * 0.18:.1f}" fill="#cbd5e1" '
+            f'stroke="{GREY}" stroke-width="2"/>'
+            f'<text x="{x + size / 2}" y="{y + size * 0.68:.1f}" text-anchor="middle" font-size="{size * 0.5:.0f}" '
+            f'font-weight="bold" fill="#ffffff">?</text>'
+        )
     wild = face == FACES
-    parts = [f'<rect x="{x}" y="{y}" width="{size}" height="{size}" rx="{size * 0.18:.1f}" fill="#ffffff" '
-             f'stroke="{GOLD if wild else colour}" stroke-width="{3 if wild else 2}"/>']
+    parts = [
+        f'<rect x="{x}" y="{y}" width="{size}" height="{size}" rx="{size * 0.18:.1f}" fill="#ffffff" '
+        f'stroke="{GOLD if wild else colour}" stroke-width="{3 if wild else 2}"/>'
+    ]
     for px, py in PIPS[face]:
-        parts.append(f'<circle cx="{x + px * size:.1f}" cy="{y + py * size:.1f}" r="{size * 0.085:.1f}" '
-                     f'fill="{GOLD if wild else colour}"/>')
+        parts.append(
+            f'<circle cx="{x + px * size:.1f}" cy="{y + py * size:.1f}" r="{size * 0.085:.1f}" '
+            f'fill="{GOLD if wild else colour}"/>'
+        )
     return "".join(parts)
 
 
-def _text(x: float, y: float, text: str, size: int = 15, colour: str = INK, anchor: str = "start",
-          bold: bool = False) -> str:
+def _text(
+    x: float, y: float, text: str, size: int = 15, colour: str = INK, anchor: str = "start", bold: bool = False
+) -> str:
     weight = ' font-weight="bold"' if bold else ""
-    return (f'<text x="{x}" y="{y}" text-anchor="{anchor}" font-size="{size}" fill="{colour}"{weight}>'
-            f'{escape(text)}</text>')
+    return (
+        f'<text x="{x}" y="{y}" text-anchor="{anchor}" font-size="{size}" fill="{colour}"{weight}>{escape(text)}</text>'
+    )
 
 
 def render(state) -> str:
     """An SVG picture of a LiarsDice state from its player's point of view."""
     s = _read(state)
     dice, total = s["dice"], NUM_PLAYERS * s["dice"]
-    rows = total                                     # one row of bid buttons per quantity
+    rows = total  # one row of bid buttons per quantity
     cell_w, cell_h = 50, 30
     grid_x, grid_y = 352, 118
     result = textwrap.wrap(_result_words(s), 88) if s["over"] else []
     height = max(grid_y + rows * (cell_h + 6) + 54, 440) + 22 * len(result)
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" '
-             f'viewBox="0 0 {WIDTH} {height}" font-family="{FONT}">',
-             f'<rect width="{WIDTH}" height="{height}" rx="14" fill="#f8fafc"/>']
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" '
+        f'viewBox="0 0 {WIDTH} {height}" font-family="{FONT}">',
+        f'<rect width="{WIDTH}" height="{height}" rx="14" fill="#f8fafc"/>',
+    ]
 
     # headline: whose turn, or the result
     if s["over"]:
@@ -195,8 +214,9 @@ def render(state) -> str:
     else:
         head, colour = "Opponent's turn", ORANGE
     parts.append(_text(WIDTH / 2, 32, head, 22, colour, "middle", True).replace("<text ", '<text data-prompt="" ', 1))
-    parts.append(_text(WIDTH / 2, 56, f"{dice} {'die' if dice == 1 else 'dice'} each · sixes are wild",
-                       13, GREY, "middle"))
+    parts.append(
+        _text(WIDTH / 2, 56, f"{dice} {'die' if dice == 1 else 'dice'} each · sixes are wild", 13, GREY, "middle")
+    )
 
     # the dice
     size = 40 if dice <= 3 else 34
@@ -218,8 +238,16 @@ def render(state) -> str:
     for i, (b, who) in enumerate(shown):
         last = i == len(shown) - 1
         words = f"{'You' if who == 'you' else 'Opponent'}: {b // FACES + 1} × {b % FACES + 1}"
-        parts.append(_text(24, 288 + i * 21, words + ("  ← last bid" if last else ""), 14,
-                           (BLUE if who == "you" else ORANGE), bold=last))
+        parts.append(
+            _text(
+                24,
+                288 + i * 21,
+                words + ("  ← last bid" if last else ""),
+                14,
+                (BLUE if who == "you" else ORANGE),
+                bold=last,
+            )
+        )
     for i, line in enumerate(result):
         parts.append(_text(24, height - 14 - 22 * (len(result) - 1 - i), line, 14, GREEN if s["won"] else RED))
 
@@ -236,18 +264,30 @@ def render(state) -> str:
             playable = s["my_turn"] and bid > s["last"]
             fill = "#dbeafe" if playable else ("#fde68a" if bid == s["last"] else LIGHT)
             attrs = f' data-action="{bid}" style="cursor:pointer"' if playable else ""
-            parts.append(f'<g{attrs}><title>{escape(describe_action(bid))}</title>'
-                         f'<rect x="{x}" y="{y}" width="{cell_w - 6}" height="{cell_h}" rx="6" fill="{fill}" '
-                         f'stroke="{BLUE if playable else "#cbd5e1"}" stroke-width="1.5"/>'
-                         + _text(x + (cell_w - 6) / 2, y + 20, f"{q}×{face}", 13, INK if playable else GREY, "middle")
-                         + "</g>")
+            parts.append(
+                f"<g{attrs}><title>{escape(describe_action(bid))}</title>"
+                f'<rect x="{x}" y="{y}" width="{cell_w - 6}" height="{cell_h}" rx="6" fill="{fill}" '
+                f'stroke="{BLUE if playable else "#cbd5e1"}" stroke-width="1.5"/>'
+                + _text(x + (cell_w - 6) / 2, y + 20, f"{q}×{face}", 13, INK if playable else GREY, "middle")
+                + "</g>"
+            )
     liar_y = grid_y + rows * (cell_h + 6) + 4
     can_call = s["my_turn"] and s["last"] >= 0
     attrs = f' data-action="{LIAR}" style="cursor:pointer"' if can_call else ""
-    parts.append(f'<g{attrs}><title>Call Liar</title>'
-                 f'<rect x="{grid_x + 40}" y="{liar_y}" width="{FACES * cell_w - 6}" height="34" rx="8" '
-                 f'fill="{RED if can_call else LIGHT}"/>'
-                 + _text(grid_x + 40 + (FACES * cell_w - 6) / 2, liar_y + 23, "Liar!", 17,
-                         "#ffffff" if can_call else GREY, "middle", True) + "</g>")
+    parts.append(
+        f"<g{attrs}><title>Call Liar</title>"
+        f'<rect x="{grid_x + 40}" y="{liar_y}" width="{FACES * cell_w - 6}" height="34" rx="8" '
+        f'fill="{RED if can_call else LIGHT}"/>'
+        + _text(
+            grid_x + 40 + (FACES * cell_w - 6) / 2,
+            liar_y + 23,
+            "Liar!",
+            17,
+            "#ffffff" if can_call else GREY,
+            "middle",
+            True,
+        )
+        + "</g>"
+    )
     parts.append("</svg>")
     return "".join(parts)

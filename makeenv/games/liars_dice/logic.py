@@ -22,38 +22,38 @@ from numba import njit
 
 # ---- the game's sizes ------------------------------------------------------------------------
 NUM_PLAYERS = 2
-FACES = 6                                  # a six ("face 6") is wild
-MAX_DICE = 5                               # most dice per player the parameter allows
+FACES = 6  # a six ("face 6") is wild
+MAX_DICE = 5  # most dice per player the parameter allows
 NUM_BIDS = NUM_PLAYERS * MAX_DICE * FACES  # 60 bids: quantities 1..10 by faces 1..6
-LIAR = NUM_BIDS                            # action 60 calls the last bid a lie
+LIAR = NUM_BIDS  # action 60 calls the last bid a lie
 NUM_ACTIONS = NUM_BIDS + 1
-PARAMETERS = {"dice": (1, 2, 3, 4, 5)}     # dice per player
+PARAMETERS = {"dice": (1, 2, 3, 4, 5)}  # dice per player
 DEFAULTS = {"dice": 1}
 
 # ---- env: the referee's view (length ENV_SIZE) -----------------------------------------------
-E_PLAYER = 0    # player to move (0 or 1)
+E_PLAYER = 0  # player to move (0 or 1)
 E_DICE_COUNT = 1  # dice per player (the ``dice`` parameter)
-E_DICE = 2      # E_DICE + MAX_DICE * p + i: face (1..6) of player p's die i, sorted ascending; 0 unused
-E_BID = 12      # the last bid (0..59), -1 before the first bid
-E_BIDDER = 13   # who made the last bid, -1 before the first bid
-E_CALLER = 14   # who called Liar, -1 while nobody has
-E_WINNER = 15   # -1 running, else the winner (what checkEnded returns)
-E_MOVES = 16    # number of bids made so far
+E_DICE = 2  # E_DICE + MAX_DICE * p + i: face (1..6) of player p's die i, sorted ascending; 0 unused
+E_BID = 12  # the last bid (0..59), -1 before the first bid
+E_BIDDER = 13  # who made the last bid, -1 before the first bid
+E_CALLER = 14  # who called Liar, -1 while nobody has
+E_WINNER = 15  # -1 running, else the winner (what checkEnded returns)
+E_MOVES = 16  # number of bids made so far
 E_MADE_BY = 17  # E_MADE_BY + b: 0 if bid b was not made, else 1 + the player who made it
 ENV_SIZE = E_MADE_BY + NUM_BIDS  # 77
 
 # ---- state: one player's view (length STATE_SIZE); every value is 0, 1, 2 or a count -------
-S_MY_DICE = 0       # 0..5: how many of my dice show face 1..6
-S_THEIR_DICE = 6    # 6..11: the same for my opponent's dice, shown only when the game is over
-S_DICE_COUNT = 12   # dice per player
-S_BID = 13          # the last bid + 1 (0 before the first bid)
-S_BIDS = 14         # 14..73: for each bid b, 0 not made, MINE (1) made by me, THEIRS (2) by my opponent
-S_MY_TURN = 74      # 1 when I am to move
-S_I_CALLED = 75     # 1 when I called Liar
+S_MY_DICE = 0  # 0..5: how many of my dice show face 1..6
+S_THEIR_DICE = 6  # 6..11: the same for my opponent's dice, shown only when the game is over
+S_DICE_COUNT = 12  # dice per player
+S_BID = 13  # the last bid + 1 (0 before the first bid)
+S_BIDS = 14  # 14..73: for each bid b, 0 not made, MINE (1) made by me, THEIRS (2) by my opponent
+S_MY_TURN = 74  # 1 when I am to move
+S_I_CALLED = 75  # 1 when I called Liar
 S_THEY_CALLED = 76  # 1 when my opponent called Liar
-S_OVER = 77         # 1 when the game is over
-S_WON = 78          # 1 when I won
-S_LOST = 79         # 1 when my opponent won
+S_OVER = 77  # 1 when the game is over
+S_WON = 78  # 1 when I won
+S_LOST = 79  # 1 when my opponent won
 STATE_SIZE = 80
 MINE, THEIRS = 1.0, 2.0
 

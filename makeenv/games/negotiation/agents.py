@@ -27,15 +27,17 @@ class Haggler:
     def __call__(self, observation: str) -> str:
         table, own = _TABLE.search(observation), _VALUES.search(observation)
         if table is None or own is None:
-            raise ValueError("Haggler: the observation does not show the items on the table and my values; "
-                             "it plays Negotiation-v0 observations")
+            raise ValueError(
+                "Haggler: the observation does not show the items on the table and my values; "
+                "it plays Negotiation-v0 observations"
+            )
         pile = tuple(int(n) for n in table.groups())
         values = tuple(int(v) for v in own.groups())
         turns = _LEFT.findall(observation)
         left = int(turns[-1]) if turns else 10
         ask = max(self.floor, min(self.start_ask, self.floor + left // 3))
         # Only the latest turn message says whether a proposal of the other player stands now.
-        latest = observation[observation.rfind("Your turn ("):]
+        latest = observation[observation.rfind("Your turn (") :]
         standing = _STANDING.search(latest)
         if standing and int(standing.group(1)) >= ask:
             return "That works for me. [Accept]"

@@ -77,8 +77,12 @@ class NegotiationEnv(TextEnv):
     """
 
     min_players = max_players = 2
-    answer_hint = {"label": "Your message", "button": "Send", "multiline": True,
-                   "placeholder": "Talk, and/or: [Propose] books=1 hats=2 balls=0 (what you take) · [Accept] · [No deal]"}
+    answer_hint = {
+        "label": "Your message",
+        "button": "Send",
+        "multiline": True,
+        "placeholder": "Talk, and/or: [Propose] books=1 hats=2 balls=0 (what you take) · [Accept] · [No deal]",
+    }
 
     def __init__(self, max_turns: int = 10):
         super().__init__()
@@ -90,7 +94,7 @@ class NegotiationEnv(TextEnv):
     def _clear(self) -> None:
         self.pile: tuple[int, ...] = ()
         self.values: dict[int, tuple[int, ...]] = {}
-        self.proposal: dict[str, Any] | None = None   # {"by": player, "takes": counts}
+        self.proposal: dict[str, Any] | None = None  # {"by": player, "takes": counts}
         self.deal: dict[int, tuple[int, ...]] | None = None
         self.transcript: list[dict[str, Any]] = []
         self.strikes = {0: 0, 1: 0}
@@ -125,16 +129,18 @@ class NegotiationEnv(TextEnv):
     def _prompt(self, player: int) -> str:
         values = self.values[player]
         worth = ", ".join(f"{item} {value}" for item, value in zip(ITEMS, values))
-        return (f"[GAME] You are Player {player} in Negotiation. On the table: {items_text(self.pile)}.\n"
-                f"[GAME] Your values per item (private): {worth}. The whole table is worth {TOTAL_VALUE} to you; "
-                "the other player values the items differently.\n"
-                f"[GAME] Players take turns (Player 0 first) writing one message each, {self.max_turns} messages "
-                "at most. A message may talk and may end with one action:\n"
-                "  [Propose] books=1 hats=2 balls=0  (what YOU take; the other player gets the rest)\n"
-                "  [Accept]  (accept the other player's standing proposal)\n"
-                "  [No deal]  (end the talks: both get 0)\n"
-                "[GAME] An accepted proposal gives each player the points its items are worth to it. Without a deal "
-                f"both get 0. A malformed action is explained once; a second one in a row forfeits ({FORFEIT_REWARD}).")
+        return (
+            f"[GAME] You are Player {player} in Negotiation. On the table: {items_text(self.pile)}.\n"
+            f"[GAME] Your values per item (private): {worth}. The whole table is worth {TOTAL_VALUE} to you; "
+            "the other player values the items differently.\n"
+            f"[GAME] Players take turns (Player 0 first) writing one message each, {self.max_turns} messages "
+            "at most. A message may talk and may end with one action:\n"
+            "  [Propose] books=1 hats=2 balls=0  (what YOU take; the other player gets the rest)\n"
+            "  [Accept]  (accept the other player's standing proposal)\n"
+            "  [No deal]  (end the talks: both get 0)\n"
+            "[GAME] An accepted proposal gives each player the points its items are worth to it. Without a deal "
+            f"both get 0. A malformed action is explained once; a second one in a row forfeits ({FORFEIT_REWARD})."
+        )
 
     def _tell_turn(self) -> None:
         player = self.current_player
@@ -146,11 +152,15 @@ class NegotiationEnv(TextEnv):
             by, takes = self.proposal["by"], self.proposal["takes"]
             yours = tuple(p - t for p, t in zip(self.pile, takes))
             if by == player:
-                lines.append(f"[GAME] Your proposal stands: you take {items_text(takes)} (worth "
-                             f"{points(self.values[player], takes)} to you).")
+                lines.append(
+                    f"[GAME] Your proposal stands: you take {items_text(takes)} (worth "
+                    f"{points(self.values[player], takes)} to you)."
+                )
             else:
-                lines.append(f"[GAME] Player {by}'s proposal stands: you would get {items_text(yours)} (worth "
-                             f"{points(self.values[player], yours)} to you). [Accept] takes it.")
+                lines.append(
+                    f"[GAME] Player {by}'s proposal stands: you would get {items_text(yours)} (worth "
+                    f"{points(self.values[player], yours)} to you). [Accept] takes it."
+                )
         self.send("\n".join(lines), to=player, kind="board")
 
     def _step(self, player_id: int, action: str) -> dict[str, Any]:
@@ -171,16 +181,23 @@ class NegotiationEnv(TextEnv):
             by = self.proposal["by"]
             self.deal = {by: takes, 1 - by: tuple(p - t for p, t in zip(self.pile, takes))}
             rewards = {p: points(self.values[p], self.deal[p]) for p in (0, 1)}
-            self._end("deal", rewards, f"Deal: Player {by} takes {items_text(self.deal[by])}, Player {1 - by} "
-                                       f"takes {items_text(self.deal[1 - by])}; points {rewards[0]} and {rewards[1]}.")
+            self._end(
+                "deal",
+                rewards,
+                f"Deal: Player {by} takes {items_text(self.deal[by])}, Player {1 - by} "
+                f"takes {items_text(self.deal[1 - by])}; points {rewards[0]} and {rewards[1]}.",
+            )
         elif move["kind"] == "no_deal":
             self._end("no_deal", {0: 0, 1: 0}, f"Player {player_id} ended the talks: no deal, 0 points each.")
         else:
             if move["kind"] == "propose":
                 self.proposal = {"by": player_id, "takes": move["takes"]}
-                self.send(f"[GAME] Player {player_id} proposes to take {items_text(move['takes'])}; you would get "
-                          f"{items_text(tuple(p - t for p, t in zip(self.pile, move['takes'])))}.",
-                          to=other, kind="action")
+                self.send(
+                    f"[GAME] Player {player_id} proposes to take {items_text(move['takes'])}; you would get "
+                    f"{items_text(tuple(p - t for p, t in zip(self.pile, move['takes'])))}.",
+                    to=other,
+                    kind="action",
+                )
             if self.turn >= self.max_turns:
                 self._end("no_deal", {0: 0, 1: 0}, f"No agreement within {self.max_turns} messages: 0 points each.")
             else:
@@ -207,12 +224,17 @@ class NegotiationEnv(TextEnv):
     def _invalid(self, player_id: int, reason: str) -> dict[str, Any]:
         self.strikes[player_id] += 1
         if self.strikes[player_id] == 1:
-            message = (f"[GAME] Invalid move: {reason}. Write your message again; a second invalid move in a row "
-                       "forfeits the game.")
+            message = (
+                f"[GAME] Invalid move: {reason}. Write your message again; a second invalid move in a row "
+                "forfeits the game."
+            )
             self.send(message, to=player_id, kind="admin")
             return {"invalid_move": True, "message": message, "reason": reason}
-        self._end("forfeit", {player_id: FORFEIT_REWARD, 1 - player_id: 0},
-                  f"Player {player_id} forfeits after a second invalid move ({reason}).")
+        self._end(
+            "forfeit",
+            {player_id: FORFEIT_REWARD, 1 - player_id: 0},
+            f"Player {player_id} forfeits after a second invalid move ({reason}).",
+        )
         return {"invalid_move": True, "forfeit": True, "message": f"[GAME] {self.reason}", "reason": reason}
 
     def _end(self, outcome: str, rewards: dict[int, int], reason: str) -> None:
@@ -243,8 +265,15 @@ class NegotiationEnv(TextEnv):
             mine = takes if self.proposal["by"] == player_id else tuple(p - t for p, t in zip(self.pile, takes))
             standing = (self.proposal["by"] == player_id, mine)
         deal = self.deal[player_id] if self.deal is not None else None
-        return render(self.pile, self.values[player_id], standing, deal, self.done,
-                      self.max_turns - self.turn, player_id == self.current_player)
+        return render(
+            self.pile,
+            self.values[player_id],
+            standing,
+            deal,
+            self.done,
+            self.max_turns - self.turn,
+            player_id == self.current_player,
+        )
 
     def result_panel(self, player_id: int | None = None) -> list[dict[str, Any]]:
         if not self.done:
@@ -253,11 +282,19 @@ class NegotiationEnv(TextEnv):
         for p in (0, 1):
             got = self.deal[p] if self.deal is not None else (0, 0, 0)
             name = f"Player {p}" + (" (you)" if p == player_id else "")
-            rows.append([name, ", ".join(f"{i} {v}" for i, v in zip(ITEMS, self.values[p])), items_text(got),
-                         str((self.rewards or {}).get(p, 0))])
+            rows.append(
+                [
+                    name,
+                    ", ".join(f"{i} {v}" for i, v in zip(ITEMS, self.values[p])),
+                    items_text(got),
+                    str((self.rewards or {}).get(p, 0)),
+                ]
+            )
         talks = "\n".join(f"Player {m['player']}: {m['text']}" for m in self.transcript) or "(no messages)"
-        return [{"kind": "table", "title": self.reason, "columns": ["Player", "Values", "Gets", "Points"], "rows": rows},
-                {"kind": "text", "title": "The talks", "text": talks}]
+        return [
+            {"kind": "table", "title": self.reason, "columns": ["Player", "Values", "Gets", "Points"], "rows": rows},
+            {"kind": "text", "title": "The talks", "text": talks},
+        ]
 
     def _game_info(self) -> dict[str, Any]:
         return {
@@ -266,8 +303,9 @@ class NegotiationEnv(TextEnv):
             "values": {f"Player {p}": dict(zip(ITEMS, v)) for p, v in self.values.items()},
             "max_turns": self.max_turns,
             "transcript": list(self.transcript),
-            "proposal": None if self.proposal is None else {
-                "by": self.proposal["by"], "takes": dict(zip(ITEMS, self.proposal["takes"]))},
+            "proposal": None
+            if self.proposal is None
+            else {"by": self.proposal["by"], "takes": dict(zip(ITEMS, self.proposal["takes"]))},
             "deal": None if self.deal is None else {f"Player {p}": dict(zip(ITEMS, c)) for p, c in self.deal.items()},
             "outcome": self.outcome,
         }

@@ -72,28 +72,35 @@ def _choice(state: np.ndarray, start: int) -> int | None:
 
 # ---- the three hands, drawn around (0, 0) within about 90 x 90 ------------------------------
 
+
 def _rock() -> str:
-    return ('<path d="M-42 8 L-34 -22 L-8 -40 L22 -34 L42 -10 L40 20 L20 38 L-18 40 L-38 28 Z" '
-            'fill="#9ca3af" stroke="#4b5563" stroke-width="3" stroke-linejoin="round"/>'
-            '<path d="M-20 -18 L-4 -24 M10 10 L24 2 M-16 18 L-4 24" stroke="#6b7280" stroke-width="3" '
-            'stroke-linecap="round" fill="none"/>')
+    return (
+        '<path d="M-42 8 L-34 -22 L-8 -40 L22 -34 L42 -10 L40 20 L20 38 L-18 40 L-38 28 Z" '
+        'fill="#9ca3af" stroke="#4b5563" stroke-width="3" stroke-linejoin="round"/>'
+        '<path d="M-20 -18 L-4 -24 M10 10 L24 2 M-16 18 L-4 24" stroke="#6b7280" stroke-width="3" '
+        'stroke-linecap="round" fill="none"/>'
+    )
 
 
 def _paper() -> str:
-    return ('<path d="M-32 -44 L18 -44 L34 -28 L34 44 L-32 44 Z" fill="#ffffff" stroke="#4b5563" '
-            'stroke-width="3" stroke-linejoin="round"/>'
-            '<path d="M18 -44 L18 -28 L34 -28" fill="#e5e7eb" stroke="#4b5563" stroke-width="3" '
-            'stroke-linejoin="round"/>'
-            '<path d="M-22 -20 L22 -20 M-22 -6 L22 -6 M-22 8 L22 8 M-22 22 L12 22" stroke="#9ca3af" '
-            'stroke-width="3" stroke-linecap="round"/>')
+    return (
+        '<path d="M-32 -44 L18 -44 L34 -28 L34 44 L-32 44 Z" fill="#ffffff" stroke="#4b5563" '
+        'stroke-width="3" stroke-linejoin="round"/>'
+        '<path d="M18 -44 L18 -28 L34 -28" fill="#e5e7eb" stroke="#4b5563" stroke-width="3" '
+        'stroke-linejoin="round"/>'
+        '<path d="M-22 -20 L22 -20 M-22 -6 L22 -6 M-22 8 L22 8 M-22 22 L12 22" stroke="#9ca3af" '
+        'stroke-width="3" stroke-linecap="round"/>'
+    )
 
 
 def _scissors() -> str:
-    return ('<path d="M-9 14 L22 -44 M9 14 L-22 -44" stroke="#6b7280" stroke-width="7" '
-            'stroke-linecap="round"/>'
-            '<circle cx="-16" cy="30" r="13" fill="none" stroke="#c0392b" stroke-width="6"/>'
-            '<circle cx="16" cy="30" r="13" fill="none" stroke="#c0392b" stroke-width="6"/>'
-            '<circle cx="0" cy="-2" r="4" fill="#374151"/>')
+    return (
+        '<path d="M-9 14 L22 -44 M9 14 L-22 -44" stroke="#6b7280" stroke-width="7" '
+        'stroke-linecap="round"/>'
+        '<circle cx="-16" cy="30" r="13" fill="none" stroke="#c0392b" stroke-width="6"/>'
+        '<circle cx="16" cy="30" r="13" fill="none" stroke="#c0392b" stroke-width="6"/>'
+        '<circle cx="0" cy="-2" r="4" fill="#374151"/>'
+    )
 
 
 HANDS = (_scissors, _rock, _paper)
@@ -110,7 +117,7 @@ def _card(x: float, title: str, colour: str, choice: int | None, hidden_note: st
         f'<rect x="-110" y="70" width="220" height="34" rx="16" fill="{colour}"/>',
         f'<rect x="-110" y="88" width="220" height="16" fill="{colour}"/>',
         f'<text x="0" y="93" text-anchor="middle" font-size="17" font-weight="bold" fill="#ffffff">'
-        f'{escape(title)}</text>',
+        f"{escape(title)}</text>",
     ]
     if choice is None:
         parts += [
@@ -123,7 +130,7 @@ def _card(x: float, title: str, colour: str, choice: int | None, hidden_note: st
         parts += [
             f'<g transform="translate(0,172)">{HANDS[choice]()}</g>',
             f'<text x="0" y="254" text-anchor="middle" font-size="22" font-weight="bold" fill="#1f2430">'
-            f'{ACTION_NAMES[choice]}</text>',
+            f"{ACTION_NAMES[choice]}</text>",
         ]
     parts.append("</g>")
     return "".join(parts)
@@ -153,8 +160,11 @@ def render(state) -> str:
             round_text = f"{ACTION_NAMES[theirs]} beats {ACTION_NAMES[mine]}: the opponent wins the round"
             round_colour, their_mark = RED, GREEN
         else:
-            round_text = (f"Both chose {ACTION_NAMES[mine]}: a tie" if over
-                          else f"Both chose {ACTION_NAMES[mine]}: a tie, a new round follows")
+            round_text = (
+                f"Both chose {ACTION_NAMES[mine]}: a tie"
+                if over
+                else f"Both chose {ACTION_NAMES[mine]}: a tie, a new round follows"
+            )
             round_colour = AMBER
 
     # ---- the headline: what is happening now
@@ -182,21 +192,24 @@ def render(state) -> str:
         f'viewBox="0 0 {WIDTH} {HEIGHT}" font-family="{FONT}">',
         f'<rect width="{WIDTH}" height="{HEIGHT}" rx="14" fill="#f8fafc"/>',
         f'<text x="{WIDTH / 2}" y="30" text-anchor="middle" font-size="15" fill="{GREY}">'
-        f'Round {round_no} · {phase}{ties}</text>',
+        f"Round {round_no} · {phase}{ties}</text>",
         f'<text x="{WIDTH / 2}" y="57" text-anchor="middle" font-size="21" font-weight="bold" '
         f'fill="{head_colour}" data-prompt="">{escape(head)}</text>',
         _card(160, "You", BLUE, mine, my_note, my_mark),
         _card(480, "Opponent", ORANGE, theirs, their_note, their_mark),
-        f'<text x="{WIDTH / 2}" y="180" text-anchor="middle" font-size="26" font-weight="bold" '
-        f'fill="{GREY}">vs</text>',
+        f'<text x="{WIDTH / 2}" y="180" text-anchor="middle" font-size="26" font-weight="bold" fill="{GREY}">vs</text>',
     ]
     hint = ""
     if not over and not confirming:
-        hint = ("Your choice stays hidden from the opponent until both have chosen." if mine is None
-                else "Both choices are revealed once the opponent has chosen.")
+        hint = (
+            "Your choice stays hidden from the opponent until both have chosen."
+            if mine is None
+            else "Both choices are revealed once the opponent has chosen."
+        )
     if hint:
-        parts.append(f'<text x="{WIDTH / 2}" y="320" text-anchor="middle" font-size="15" fill="{GREY}">'
-                     f'{escape(hint)}</text>')
+        parts.append(
+            f'<text x="{WIDTH / 2}" y="320" text-anchor="middle" font-size="15" fill="{GREY}">{escape(hint)}</text>'
+        )
     if round_text:
         parts += [
             f'<rect x="40" y="290" width="{WIDTH - 80}" height="48" rx="10" fill="#ffffff" '
@@ -228,5 +241,6 @@ def _buttons(state: np.ndarray, mine: int | None, confirming: bool, over: bool) 
             f'<g data-action="{action}" cursor="pointer"><title>{ACTION_NAMES[action]}</title>'
             f'<rect x="{x}" y="352" width="{width}" height="44" rx="10" fill="{BLUE}"/>'
             f'<text x="{x + width / 2}" y="380" text-anchor="middle" font-size="18" font-weight="bold" '
-            f'fill="#ffffff">{ACTION_NAMES[action]}</text></g>')
+            f'fill="#ffffff">{ACTION_NAMES[action]}</text></g>'
+        )
     return "".join(parts)

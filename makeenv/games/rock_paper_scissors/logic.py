@@ -29,21 +29,21 @@ SIMULTANEOUS = True
 PRIVATE_ACTIONS = (SCISSORS, ROCK, PAPER)
 
 # ---- env: the referee's view (length ENV_SIZE) -----------------------------------------------
-E_PLAYER = 0   # player to move: 0 or 1
-E_PHASE = 1    # 0 choice phase, 1 confirmation phase
-E_CHOICE = 2   # E_CHOICE + p: player p's choice this round (0..2), -1 not chosen yet
-E_ROUND = 4    # number of tied rounds so far (0..MAX_ROUNDS)
-E_WINNER = 5   # -1 running, 0/1 winner, 2 ended with no winner (what checkEnded returns)
+E_PLAYER = 0  # player to move: 0 or 1
+E_PHASE = 1  # 0 choice phase, 1 confirmation phase
+E_CHOICE = 2  # E_CHOICE + p: player p's choice this round (0..2), -1 not chosen yet
+E_ROUND = 4  # number of tied rounds so far (0..MAX_ROUNDS)
+E_WINNER = 5  # -1 running, 0/1 winner, 2 ended with no winner (what checkEnded returns)
 ENV_SIZE = 6
 
 # ---- state: one player's view (length STATE_SIZE); every value is 0 or a count ---------------
-S_MINE = 0       # 0..2 one-hot: my choice this round (all 0 before I choose)
-S_THEIRS = 3     # 3..5 one-hot: opponent's choice, shown only in the confirmation phase / at the end
-S_CONFIRM = 6    # 1 in the confirmation phase
-S_ROUND = 7      # number of tied rounds so far
-S_OVER = 8       # 1 when the game is over
-S_WON = 9        # 1 when I won
-S_LOST = 10      # 1 when my opponent won
+S_MINE = 0  # 0..2 one-hot: my choice this round (all 0 before I choose)
+S_THEIRS = 3  # 3..5 one-hot: opponent's choice, shown only in the confirmation phase / at the end
+S_CONFIRM = 6  # 1 in the confirmation phase
+S_ROUND = 7  # number of tied rounds so far
+S_OVER = 8  # 1 when the game is over
+S_WON = 9  # 1 when I won
+S_LOST = 10  # 1 when my opponent won
 STATE_SIZE = 11
 
 

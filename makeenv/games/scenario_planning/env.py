@@ -44,8 +44,9 @@ def load_scenarios(path: str | os.PathLike[str] | None = None) -> list[str]:
     """The scenarios of a JSON file ``{"scenarios": ["...", ...]}`` (default: the built-in list)."""
     path = Path(DEFAULT_SCENARIOS_PATH if path is None else path)
     if not path.is_file():
-        raise FileNotFoundError(f"scenarios file {str(path)!r} not found (it must be a JSON file like "
-                                '{"scenarios": ["...", ...]})')
+        raise FileNotFoundError(
+            f'scenarios file {str(path)!r} not found (it must be a JSON file like {{"scenarios": ["...", ...]}})'
+        )
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except UnicodeDecodeError as error:
@@ -53,19 +54,22 @@ def load_scenarios(path: str | os.PathLike[str] | None = None) -> list[str]:
     except ValueError as error:
         raise ScenarioFileError(f"scenarios file {str(path)!r} is not valid JSON: {error}") from None
     if not isinstance(data, dict) or "scenarios" not in data:
-        raise ScenarioFileError(f"scenarios file {str(path)!r} must hold a JSON object with a \"scenarios\" "
-                                f"list, got {type(data).__name__}"
-                                + (f" with keys {sorted(data)[:5]}" if isinstance(data, dict) else ""))
+        raise ScenarioFileError(
+            f'scenarios file {str(path)!r} must hold a JSON object with a "scenarios" '
+            f"list, got {type(data).__name__}" + (f" with keys {sorted(data)[:5]}" if isinstance(data, dict) else "")
+        )
     scenarios = data["scenarios"]
     if not isinstance(scenarios, list):
-        raise ScenarioFileError(f"scenarios file {str(path)!r}: \"scenarios\" must be a list of strings, "
-                                f"got {type(scenarios).__name__}")
+        raise ScenarioFileError(
+            f'scenarios file {str(path)!r}: "scenarios" must be a list of strings, got {type(scenarios).__name__}'
+        )
     if not scenarios:
-        raise ScenarioFileError(f"scenarios file {str(path)!r}: the \"scenarios\" list is empty")
+        raise ScenarioFileError(f'scenarios file {str(path)!r}: the "scenarios" list is empty')
     for index, scenario in enumerate(scenarios):
         if not isinstance(scenario, str):
-            raise ScenarioFileError(f"scenarios file {str(path)!r}: entry {index} is a "
-                                    f"{type(scenario).__name__}, not a string")
+            raise ScenarioFileError(
+                f"scenarios file {str(path)!r}: entry {index} is a {type(scenario).__name__}, not a string"
+            )
         if not scenario.strip():
             raise ScenarioFileError(f"scenarios file {str(path)!r}: entry {index} is an empty string")
     return [scenario.strip() for scenario in scenarios]
@@ -79,8 +83,10 @@ def build_jury(jury_class: Any, jury_size: int, jury_kwargs: Mapping[str, Any]) 
     """
     if isinstance(jury_class, Jury):
         if jury_kwargs:
-            raise TypeError(f"ScenarioPlanningEnv: got a built jury and jury settings {sorted(jury_kwargs)}; "
-                            "pass the settings to the jury instead")
+            raise TypeError(
+                f"ScenarioPlanningEnv: got a built jury and jury settings {sorted(jury_kwargs)}; "
+                "pass the settings to the jury instead"
+            )
         if list(jury_class.options) != OPTIONS:
             raise ValueError(f"ScenarioPlanningEnv: the jury's options must be {OPTIONS}, got {jury_class.options}")
         return jury_class
@@ -92,12 +98,12 @@ def build_jury(jury_class: Any, jury_size: int, jury_kwargs: Mapping[str, Any]) 
         except (ImportError, AttributeError) as error:
             raise ValueError(f"ScenarioPlanningEnv: cannot import the jury class {jury_class!r}: {error}") from error
     if not callable(jury_class):
-        raise TypeError(f"ScenarioPlanningEnv: jury_class must be a Jury class, an import path or a Jury, "
-                        f"got {jury_class!r}")
+        raise TypeError(
+            f"ScenarioPlanningEnv: jury_class must be a Jury class, an import path or a Jury, got {jury_class!r}"
+        )
     jury = jury_class(options=list(OPTIONS), jury_size=jury_size, **jury_kwargs)
     if not isinstance(jury, Jury):
-        raise TypeError(f"ScenarioPlanningEnv: {jury_class!r} built a {type(jury).__name__}, not a "
-                        "makeenv.text.Jury")
+        raise TypeError(f"ScenarioPlanningEnv: {jury_class!r} built a {type(jury).__name__}, not a makeenv.text.Jury")
     return jury
 
 
@@ -120,12 +126,20 @@ class ScenarioPlanningEnv(TextEnv):
     """
 
     has_jury = True
-    answer_hint = {"label": "Your strategy", "button": "Submit strategy", "multiline": True,
-                   "placeholder": "What would you do to survive? Be concrete: first steps, resources, risks, "
-                                  "long-term plan."}
+    answer_hint = {
+        "label": "Your strategy",
+        "button": "Submit strategy",
+        "multiline": True,
+        "placeholder": "What would you do to survive? Be concrete: first steps, resources, risks, long-term plan.",
+    }
 
-    def __init__(self, jury_class: Any = DEFAULT_JURY_CLASS, jury_size: int = 5,
-                 scenarios_path: str | os.PathLike[str] | None = None, **jury_kwargs: Any):
+    def __init__(
+        self,
+        jury_class: Any = DEFAULT_JURY_CLASS,
+        jury_size: int = 5,
+        scenarios_path: str | os.PathLike[str] | None = None,
+        **jury_kwargs: Any,
+    ):
         super().__init__()
         self.scenarios = load_scenarios(scenarios_path)
         self.scenarios_path = str(scenarios_path) if scenarios_path is not None else None
@@ -152,8 +166,7 @@ class ScenarioPlanningEnv(TextEnv):
         self.scenario = self.scenarios[self.scenario_index]
         self.phase = "strategies"
         for player_id in range(self.num_players):
-            self.send(PROMPT_TEMPLATE.format(player_id=player_id, scenario=self.scenario), to=player_id,
-                      kind="prompt")
+            self.send(PROMPT_TEMPLATE.format(player_id=player_id, scenario=self.scenario), to=player_id, kind="prompt")
 
     def step(self, action: str) -> tuple[bool, dict[str, Any]]:
         """Submit the strategy of the player to move; after the second one the jury votes.
@@ -161,8 +174,10 @@ class ScenarioPlanningEnv(TextEnv):
         Raises ``JuryUnavailable`` when the jury misses its quorum (then call ``rejudge()``).
         """
         if self._started and self.phase == "judging" and not self.done:
-            raise TextEnvError("ScenarioPlanningEnv.step: both strategies are in and the jury has not decided "
-                               "yet (it was unavailable); call env.rejudge() to vote again")
+            raise TextEnvError(
+                "ScenarioPlanningEnv.step: both strategies are in and the jury has not decided "
+                "yet (it was unavailable); call env.rejudge() to vote again"
+            )
         return super().step(action)
 
     def _step(self, player_id: int, action: str) -> dict[str, Any]:
@@ -179,13 +194,14 @@ class ScenarioPlanningEnv(TextEnv):
     def _invalid(self, player_id: int) -> dict[str, Any]:
         other = 1 - player_id
         if len(self.submissions[player_id]) == 1:
-            message = (f"[GAME] Player {player_id} submitted an empty strategy, which is an invalid move: "
-                       "a strategy must contain some text. You have one more try; an empty strategy again "
-                       "forfeits the game.")
+            message = (
+                f"[GAME] Player {player_id} submitted an empty strategy, which is an invalid move: "
+                "a strategy must contain some text. You have one more try; an empty strategy again "
+                "forfeits the game."
+            )
             self.send(message, to=player_id, kind="admin")
             return {"message": message, "invalid_move": True}
-        reason = (f"Player {player_id} forfeits: it submitted an empty strategy twice. "
-                  f"Player {other} wins.")
+        reason = f"Player {player_id} forfeits: it submitted an empty strategy twice. Player {other} wins."
         self.result_text = f"[GAME] {reason}"
         self.send(self.result_text, kind="admin")
         self.outcome, self.winner = "forfeit", other
@@ -205,8 +221,10 @@ class ScenarioPlanningEnv(TextEnv):
         still short of its quorum (the strategies stay either way).
         """
         if not self._started or self.phase != "judging" or self.done:
-            raise TextEnvError("ScenarioPlanningEnv.rejudge: there is nothing to judge "
-                               f"(phase {self.phase!r}); rejudge() is for after the jury was unavailable")
+            raise TextEnvError(
+                "ScenarioPlanningEnv.rejudge: there is nothing to judge "
+                f"(phase {self.phase!r}); rejudge() is for after the jury was unavailable"
+            )
         if jury is not None:
             new_jury = build_jury(jury, self.jury.jury_size, {})
             if new_jury is not self.jury:
@@ -231,21 +249,31 @@ class ScenarioPlanningEnv(TextEnv):
         if winner is None:
             lines.append(DRAW_LINE)
             self.outcome, self.winner = "draw", None
-            rewards, reason = {0: 0, 1: 0}, (f"The judges' votes are tied {verdict.votes[OPTIONS[0]]} to "
-                                             f"{verdict.votes[OPTIONS[1]]}.")
+            rewards, reason = (
+                {0: 0, 1: 0},
+                (f"The judges' votes are tied {verdict.votes[OPTIONS[0]]} to {verdict.votes[OPTIONS[1]]}."),
+            )
         else:
             won = OPTIONS.index(winner)
             lines.append(WIN_LINE.format(winner=won))
             self.outcome, self.winner = "win", won
             rewards = {won: 1, 1 - won: -1}
-            reason = (f"Player {won} wins by convincing the judges ({verdict.votes[winner]} votes to "
-                      f"{verdict.votes[OPTIONS[1 - won]]}).")
+            reason = (
+                f"Player {won} wins by convincing the judges ({verdict.votes[winner]} votes to "
+                f"{verdict.votes[OPTIONS[1 - won]]})."
+            )
         self.result_text = "\n".join(lines)
         self.send(self.result_text, kind="admin")
         self.phase = "done"
         self.finish(rewards, reason)
-        return {"message": self.result_text, "votes": dict(verdict.votes), "abstentions": verdict.abstentions,
-                "winner": winner, "reason": reason, "rewards": dict(rewards)}
+        return {
+            "message": self.result_text,
+            "votes": dict(verdict.votes),
+            "abstentions": verdict.abstentions,
+            "winner": winner,
+            "reason": reason,
+            "rewards": dict(rewards),
+        }
 
     # ----------------------------------------------------------------- views
     def _game_info(self) -> dict[str, Any]:
@@ -265,8 +293,9 @@ class ScenarioPlanningEnv(TextEnv):
             "abstentions": verdict.abstentions if verdict else None,
             "ballots": verdict.to_dict()["ballots"] if verdict else [],
             "prompt_char_limit": MAX_SUBMISSION_CHARS,
-            "truncated_for_jury": dict(verdict.truncated) if verdict else
-            {OPTIONS[p]: len(self.strategies.get(p, "")) > MAX_SUBMISSION_CHARS for p in (0, 1)},
+            "truncated_for_jury": dict(verdict.truncated)
+            if verdict
+            else {OPTIONS[p]: len(self.strategies.get(p, "")) > MAX_SUBMISSION_CHARS for p in (0, 1)},
             "jury": self.jury.describe(),
             "failed_judgements": list(self.failed_verdicts),
             "jury_errors": list(self.jury_errors),
@@ -292,8 +321,9 @@ class ScenarioPlanningEnv(TextEnv):
             lines += [f"  {option}: {verdict.votes[option]} votes" for option in OPTIONS]
             for option, cut in verdict.truncated.items():
                 if cut:
-                    lines.append(f"  ({option}'s strategy was cut to {MAX_SUBMISSION_CHARS:,} characters "
-                                 "for the judges)")
+                    lines.append(
+                        f"  ({option}'s strategy was cut to {MAX_SUBMISSION_CHARS:,} characters for the judges)"
+                    )
         if self.done:
             lines += ["", f"Result: {self.reason}"]
         return "\n".join(lines)
@@ -306,14 +336,28 @@ class ScenarioPlanningEnv(TextEnv):
         if self.verdict is not None:
             votes = self.verdict.votes
             top = max(votes.values())
-            blocks.append({"kind": "cards", "title": "Votes", "cards": [
-                *({"title": option + (" (you)" if player_id == p else ""), "text": f"{votes[option]} votes",
-                   "lead": votes[option] == top and top > 0} for p, option in enumerate(OPTIONS)),
-                {"title": "Abstained", "text": str(self.verdict.abstentions), "lead": False}]})
+            blocks.append(
+                {
+                    "kind": "cards",
+                    "title": "Votes",
+                    "cards": [
+                        *(
+                            {
+                                "title": option + (" (you)" if player_id == p else ""),
+                                "text": f"{votes[option]} votes",
+                                "lead": votes[option] == top and top > 0,
+                            }
+                            for p, option in enumerate(OPTIONS)
+                        ),
+                        {"title": "Abstained", "text": str(self.verdict.abstentions), "lead": False},
+                    ],
+                }
+            )
         cards = []
         for p, option in enumerate(OPTIONS):
-            title = ("Your strategy" if player_id == p else
-                     "Opponent's strategy" if player_id is not None else "Strategy") + f" ({option})"
+            title = (
+                "Your strategy" if player_id == p else "Opponent's strategy" if player_id is not None else "Strategy"
+            ) + f" ({option})"
             text = self.strategies.get(p)
             if text is None:
                 text = "(none submitted)"
@@ -322,8 +366,11 @@ class ScenarioPlanningEnv(TextEnv):
             cards.append({"title": title, "text": text, "lead": self.winner == p})
         blocks.append({"kind": "cards", "title": "Strategies", "cards": cards})
         for failed in self.failed_verdicts:
-            blocks.append(_ballot_table(f"A vote that missed the quorum ({failed.get('abstentions')} abstained)",
-                                        failed.get("ballots", [])))
+            blocks.append(
+                _ballot_table(
+                    f"A vote that missed the quorum ({failed.get('abstentions')} abstained)", failed.get("ballots", [])
+                )
+            )
         if self.verdict is not None:
             blocks.append(_ballot_table("Ballots", self.verdict.to_dict()["ballots"]))
         if self.result_text:
@@ -339,9 +386,19 @@ def _ballot_table(title: str, ballots: list[dict[str, Any]]) -> dict[str, Any]:
     for ballot in ballots:
         answer = f"error: {ballot['error']}" if ballot.get("error") else (ballot.get("raw_answer") or "")
         latency = ballot.get("latency_s")
-        rows.append([ballot.get("juror_id"), ballot.get("model") or "", (ballot.get("order") or [""])[0],
-                     ballot.get("vote") or "abstained",
-                     f"{latency:.2f} s" if isinstance(latency, (int, float)) else "",
-                     " ".join(answer.split())[:400]])
-    return {"kind": "table", "title": title,
-            "columns": ["Juror", "Model", "Saw first", "Vote", "Latency", "Answer / error"], "rows": rows}
+        rows.append(
+            [
+                ballot.get("juror_id"),
+                ballot.get("model") or "",
+                (ballot.get("order") or [""])[0],
+                ballot.get("vote") or "abstained",
+                f"{latency:.2f} s" if isinstance(latency, (int, float)) else "",
+                " ".join(answer.split())[:400],
+            ]
+        )
+    return {
+        "kind": "table",
+        "title": title,
+        "columns": ["Juror", "Model", "Saw first", "Vote", "Latency", "Answer / error"],
+        "rows": rows,
+    }

@@ -59,6 +59,7 @@ from .logic import (
 
 # ---- level 1: greedy -----------------------------------------------------------------------------
 
+
 @njit(cache=True)
 def _missing(state, card, colour):
     """Tokens of ``colour`` I still lack for ``card`` after bonuses and tokens."""
@@ -178,10 +179,10 @@ def greedy(state, data):
 
 # ---- level 2: information-set MCTS ------------------------------------------------------------------
 
-ITERATIONS = 150        # simulations per decision (data[0] > 0 overrides)
-HORIZON_ROUNDS = 3      # greedy play after the tree, then the position is scored
+ITERATIONS = 150  # simulations per decision (data[0] > 0 overrides)
+HORIZON_ROUNDS = 3  # greedy play after the tree, then the position is scored
 EXPLORATION = 0.7
-TEMPERATURE = 1.5       # softmax temperature turning position values into win chances
+TEMPERATURE = 1.5  # softmax temperature turning position values into win chances
 
 
 @njit(cache=True)
@@ -253,7 +254,7 @@ def ismcts(state, data):
     visits = np.zeros(size)
     wins = np.zeros(size)
     avail = np.zeros(size)
-    mover = np.zeros(size, dtype=np.int64)   # who chose the move leading into the node
+    mover = np.zeros(size, dtype=np.int64)  # who chose the move leading into the node
     path = np.zeros(size + 1, dtype=np.int64)
     moves = np.zeros(NUM_ACTIONS)
     values = np.zeros(4)

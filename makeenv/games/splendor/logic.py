@@ -25,7 +25,7 @@ PARAMETERS = {"players": (2, 3, 4)}
 DEFAULTS = {"players": 4}
 MAX_PLAYERS = 4
 WIN_POINTS = 15
-MAX_ROUNDS = 100           # the library stops a game after 400 turns (100 rounds), no winner
+MAX_ROUNDS = 100  # the library stops a game after 400 turns (100 rounds), no winner
 MAX_TOKENS = 10
 NOBLE_POINTS = 3
 
@@ -151,64 +151,67 @@ def _parse_cards(text: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndar
         points.append(int(pts))
         bonus.append(COLOURS.index(colour))
         cost.append([int(c) for c in price])
-    return (np.array(levels, dtype=np.int64), np.array(points, dtype=np.int64),
-            np.array(bonus, dtype=np.int64), np.array(cost, dtype=np.int64))
+    return (
+        np.array(levels, dtype=np.int64),
+        np.array(points, dtype=np.int64),
+        np.array(bonus, dtype=np.int64),
+        np.array(cost, dtype=np.int64),
+    )
 
 
 CARD_LEVEL, CARD_POINTS, CARD_BONUS, CARD_COST = _parse_cards(CARD_TABLE)
-NOBLE_COST = np.array([[int(c) for c in line.split()] for line in NOBLE_TABLE.strip().splitlines()],
-                      dtype=np.int64)
+NOBLE_COST = np.array([[int(c) for c in line.split()] for line in NOBLE_TABLE.strip().splitlines()], dtype=np.int64)
 NUM_CARDS = 90
 NUM_NOBLES = 10
-DECK_START = np.array([0, 40, 70], dtype=np.int64)   # first card id of each level
+DECK_START = np.array([0, 40, 70], dtype=np.int64)  # first card id of each level
 DECK_SIZE = np.array([40, 30, 20], dtype=np.int64)
 SLOTS_PER_LEVEL = 4
 BOARD_SLOTS = 12
 RESERVE_SLOTS = 3
 
 # ---- actions (the library's list) ---------------------------------------------------------------
-A_TAKE = 0            # 0..4: take one token of a colour
-A_BUY = 5             # 5..94: buy card id (from the board or my reserve)
-A_RESERVE = 95        # 95..184: reserve the face-up card id
-A_RETURN = 185        # 185..189: return one token of a colour (when holding more than 10)
+A_TAKE = 0  # 0..4: take one token of a colour
+A_BUY = 5  # 5..94: buy card id (from the board or my reserve)
+A_RESERVE = 95  # 95..184: reserve the face-up card id
+A_RETURN = 185  # 185..189: return one token of a colour (when holding more than 10)
 A_RESERVE_DECK = 190  # 190..192: reserve the top card of the level 1, 2, 3 deck
-A_PASS = 193          # only when nothing else is possible (and at the final turn)
+A_PASS = 193  # only when nothing else is possible (and at the final turn)
 NUM_ACTIONS = 194
 
 # ---- env: the referee's view ------------------------------------------------------------------
-E_PLAYERS = 0      # number of players
-E_TURN = 1         # turns completed; the player to move is E_TURN % players
-E_STATUS = 2       # -1 running, else what checkEnded returns
-E_BANK = 3         # 3..8: tokens in the bank, 5 colours and gold
-E_TAKEN = 9        # 9..13: tokens taken so far this turn (taking phase)
-E_NOBLES = 14      # 14..18: noble id in each slot, -1 empty
-E_BOARD = 19       # 19..30: card id in each face-up slot (4 per level), -1 empty
-E_DECK = 31        # 31..120: each level's deck order (card ids), level L at E_DECK + DECK_START[L]
+E_PLAYERS = 0  # number of players
+E_TURN = 1  # turns completed; the player to move is E_TURN % players
+E_STATUS = 2  # -1 running, else what checkEnded returns
+E_BANK = 3  # 3..8: tokens in the bank, 5 colours and gold
+E_TAKEN = 9  # 9..13: tokens taken so far this turn (taking phase)
+E_NOBLES = 14  # 14..18: noble id in each slot, -1 empty
+E_BOARD = 19  # 19..30: card id in each face-up slot (4 per level), -1 empty
+E_DECK = 31  # 31..120: each level's deck order (card ids), level L at E_DECK + DECK_START[L]
 E_DECK_NEXT = 121  # 121..123: how many cards of each level's deck have been dealt
-E_SEAT = 124       # 124..183: 4 player blocks of SEAT_SIZE values
-SEAT_SIZE = 15     # within a block: tokens 0..5, bonuses 6..10, points 11, reserved card ids 12..14 (-1 empty)
+E_SEAT = 124  # 124..183: 4 player blocks of SEAT_SIZE values
+SEAT_SIZE = 15  # within a block: tokens 0..5, bonuses 6..10, points 11, reserved card ids 12..14 (-1 empty)
 P_TOKENS, P_BONUS, P_POINTS, P_RESERVED = 0, 6, 11, 12
-E_CARD = 184       # 184..273: where each card is: 0 deck, 1 board, 2 reserved, 3 bought
+E_CARD = 184  # 184..273: where each card is: 0 deck, 1 board, 2 reserved, 3 bought
 IN_DECK, ON_BOARD, RESERVED, BOUGHT = 0, 1, 2, 3
 ENV_SIZE = 274
 
 # ---- state: one player's view; seats are relative (0 = me, 1 = next to play after me, ...) --------
-S_BANK = 0          # 0..5: bank tokens
-S_TAKEN = 6         # 6..10: tokens taken so far this turn by the player to move
-S_NOBLES = 11       # 11..35: 5 noble slots x their cost (all 0: empty)
-S_BOARD = 36        # 36..179: 12 face-up slots x CARD_FEATURES
-S_RESERVED = 180    # 180..215: my 3 reserve slots x CARD_FEATURES
+S_BANK = 0  # 0..5: bank tokens
+S_TAKEN = 6  # 6..10: tokens taken so far this turn by the player to move
+S_NOBLES = 11  # 11..35: 5 noble slots x their cost (all 0: empty)
+S_BOARD = 36  # 36..179: 12 face-up slots x CARD_FEATURES
+S_RESERVED = 180  # 180..215: my 3 reserve slots x CARD_FEATURES
 CARD_FEATURES = 12  # card id + 1 (0: empty slot), points, bonus colour one-hot (5), cost (5)
-S_DECK = 216        # 216..218: cards left in each level's deck
-S_SEATS = 219       # 219..282: 4 relative seats x STATE_SEAT values
-STATE_SEAT = 16     # in game (1/0), tokens (6), bonuses (5), points, reserved cards per level (3)
+S_DECK = 216  # 216..218: cards left in each level's deck
+S_SEATS = 219  # 219..282: 4 relative seats x STATE_SEAT values
+STATE_SEAT = 16  # in game (1/0), tokens (6), bonuses (5), points, reserved cards per level (3)
 Q_IN, Q_TOKENS, Q_BONUS, Q_POINTS, Q_RESERVED = 0, 1, 7, 12, 13
-S_TO_MOVE = 283     # 283..286: relative seat to move, one-hot (all 0 once over)
-S_PLAYERS = 287     # number of players
-S_TURN = 288        # turns completed
-S_OVER = 289        # 1 when the game is over
-S_WINNERS = 290     # 290..293: relative seats that share first place (at the end)
-S_BOUGHT = 294      # 294..383: 1 for each card bought by anyone (public)
+S_TO_MOVE = 283  # 283..286: relative seat to move, one-hot (all 0 once over)
+S_PLAYERS = 287  # number of players
+S_TURN = 288  # turns completed
+S_OVER = 289  # 1 when the game is over
+S_WINNERS = 290  # 290..293: relative seats that share first place (at the end)
+S_BOUGHT = 294  # 294..383: 1 for each card bought by anyone (public)
 STATE_SIZE = 384
 
 TOKENS_FOR = np.array([0, 0, 4, 5, 7], dtype=np.int64)  # tokens per colour by player count
@@ -360,6 +363,7 @@ def getAgentState(env):
 
 # ---- what a state allows ----------------------------------------------------------------------
 
+
 @njit(cache=True)
 def _my_tokens(state):
     total = 0.0
@@ -402,7 +406,7 @@ def _may_take(state, colour, taken):
         return False
     mine = state[S_TAKEN + colour]
     if taken == 1.0 and mine == 1.0:
-        return state[S_BANK + colour] >= 3.0   # a second one: the pile had at least 4
+        return state[S_BANK + colour] >= 3.0  # a second one: the pile had at least 4
     return mine == 0.0 or taken == 0.0
 
 
@@ -416,7 +420,7 @@ def _card_at(state, at):
 def getValidActions(state):
     valid = np.zeros(NUM_ACTIONS, dtype=np.float64)
     if not (state[S_OVER] == 0.0 and state[S_TO_MOVE] == 1.0):
-        valid[A_PASS] = 1.0   # the final turn (or not my turn): nothing to decide
+        valid[A_PASS] = 1.0  # the final turn (or not my turn): nothing to decide
         return valid
     taken = _taken(state)
     if taken > 0.0:
@@ -499,6 +503,7 @@ def isValidAction(state, action) -> bool:
 
 # ---- playing a move ---------------------------------------------------------------------------
 
+
 @njit(cache=True)
 def _deal(env, level):
     """The next card of a level's deck (-1 when it is empty)."""
@@ -542,7 +547,7 @@ def _take(env, seat, colour):
     env[E_BANK + colour] -= 1.0
     taken = 0.0
     doubled = False
-    others = 0.0   # tokens left in the bank in colours not taken yet this turn
+    others = 0.0  # tokens left in the bank in colours not taken yet this turn
     for c in range(5):
         taken += env[E_TAKEN + c]
         if env[E_TAKEN + c] == 2.0:
@@ -640,7 +645,7 @@ def _end_turn(env):
                 winner = p
         env[E_STATUS] = winner if count == 1 else players
     elif turn >= MAX_ROUNDS * players:
-        env[E_STATUS] = players   # the library's turn limit: no winner
+        env[E_STATUS] = players  # the library's turn limit: no winner
 
 
 @njit(cache=True)
@@ -713,6 +718,7 @@ def getReward(state) -> int:
 
 
 # ---- determinization for search bots ----------------------------------------------------------
+
 
 @njit(cache=True)
 def sampleEnv(state):

@@ -60,9 +60,9 @@ from .logic import (
 )
 
 END_TURN = NUM_ACTIONS - 1
-CHOPSTICKS_THRESHOLD = 3.5   # level 1 uses chopsticks when its second-best card is worth this much
-ROLLOUT_EPSILON = 0.15       # share of random picks in the search's simulations
-SEARCH_ITERATIONS = 200      # simulations per decision of the level-2 bot (data[0] >= 1 overrides it)
+CHOPSTICKS_THRESHOLD = 3.5  # level 1 uses chopsticks when its second-best card is worth this much
+ROLLOUT_EPSILON = 0.15  # share of random picks in the search's simulations
+SEARCH_ITERATIONS = 200  # simulations per decision of the level-2 bot (data[0] >= 1 overrides it)
 UCB_C = 0.7
 
 
@@ -160,6 +160,7 @@ def greedy(state, data):
 
 # ---- level 2 -----------------------------------------------------------------------------------
 
+
 @njit(cache=True)
 def pudding_projection(env, player, n) -> float:
     """Points the puddings would bring ``player`` if the game ended now."""
@@ -231,8 +232,13 @@ def search_action(state, iterations):
         depth = 0
         path[0] = 0
         # selection / expansion among my own moves of this turn
-        while (checkEnded(env) < 0 and getCurrentPlayer(env) == me and env[E_ROUND] == rnd
-               and env[E_TURN] == turn and depth < 3):
+        while (
+            checkEnded(env) < 0
+            and getCurrentPlayer(env) == me
+            and env[E_ROUND] == rnd
+            and env[E_TURN] == turn
+            and depth < 3
+        ):
             s = getAgentState(env)
             best_action, best_score = -1, -1e18
             log_n = np.log(visits[node] + 1.0)

@@ -25,15 +25,27 @@ from numba import njit
 TEMPURA, SASHIMI, DUMPLING, MAKI1, MAKI2, MAKI3 = 0, 1, 2, 3, 4, 5
 SALMON, SQUID, EGG, PUDDING, WASABI, CHOPSTICKS = 6, 7, 8, 9, 10, 11
 NUM_KINDS = 12
-CARD_NAMES = ("Tempura", "Sashimi", "Dumpling", "1 Maki Roll", "2 Maki Rolls", "3 Maki Rolls",
-              "Salmon Nigiri", "Squid Nigiri", "Egg Nigiri", "Pudding", "Wasabi", "Chopsticks")
+CARD_NAMES = (
+    "Tempura",
+    "Sashimi",
+    "Dumpling",
+    "1 Maki Roll",
+    "2 Maki Rolls",
+    "3 Maki Rolls",
+    "Salmon Nigiri",
+    "Squid Nigiri",
+    "Egg Nigiri",
+    "Pudding",
+    "Wasabi",
+    "Chopsticks",
+)
 CARD_COUNTS = np.array([14, 14, 14, 6, 12, 8, 10, 5, 5, 10, 6, 4], dtype=np.int64)
 DECK_SIZE = 108
 DUMPLING_POINTS = np.array([0, 1, 3, 6, 10, 15], dtype=np.int64)
 
 # ---- actions -----------------------------------------------------------------------------------
 USE_CHOPSTICKS = 12  # then take two cards this turn
-END_TURN = 13        # the only action at the final turn
+END_TURN = 13  # the only action at the final turn
 NUM_ACTIONS = 14
 ACTION_NAMES = tuple(f"Take {name}" for name in CARD_NAMES) + ("Use chopsticks", "End turn")
 
@@ -42,50 +54,50 @@ DEFAULT_PLAYERS = 5
 NUM_ROUNDS = 3
 
 # ---- env: the referee's view (length ENV_SIZE) -------------------------------------------------
-E_PLAYERS = 0      # number of players n (2..5); a hand holds 12 - n cards when dealt
-E_ROUND = 1        # round 1..3
-E_TURN = 2         # turn within the round, 1..12 - n
-E_TO_MOVE = 3      # the player to move
-E_PICKS_LEFT = 4   # cards the player to move still takes this turn (1, or 2 after Use chopsticks)
-E_RESULT = 5       # what checkEnded returns: -1 running, the sole winner, or n (shared first place)
-E_DEALT = 6        # cards dealt from the deck so far
-E_EARLIER = 7      # 12 counts: cards of the rounds scored so far (all players)
-E_DECK = 19        # 108 card kinds in dealing order
-E_HANDS = 127      # 5 hands x 12 counts; hand h is held by player (h + turn - 1) mod n
-P_POINTS = 0       # per player block: points from cards and maki (puddings scored apart)
-P_PUDDINGS = 1     # puddings collected in all rounds
+E_PLAYERS = 0  # number of players n (2..5); a hand holds 12 - n cards when dealt
+E_ROUND = 1  # round 1..3
+E_TURN = 2  # turn within the round, 1..12 - n
+E_TO_MOVE = 3  # the player to move
+E_PICKS_LEFT = 4  # cards the player to move still takes this turn (1, or 2 after Use chopsticks)
+E_RESULT = 5  # what checkEnded returns: -1 running, the sole winner, or n (shared first place)
+E_DEALT = 6  # cards dealt from the deck so far
+E_EARLIER = 7  # 12 counts: cards of the rounds scored so far (all players)
+E_DECK = 19  # 108 card kinds in dealing order
+E_HANDS = 127  # 5 hands x 12 counts; hand h is held by player (h + turn - 1) mod n
+P_POINTS = 0  # per player block: points from cards and maki (puddings scored apart)
+P_PUDDINGS = 1  # puddings collected in all rounds
 P_PUDDING_WON = 2  # points for the most puddings (set at the end)
-P_PUDDING_LOST = 3 # points lost for the fewest puddings (set at the end)
-P_WINNER = 4       # 1 for a winner (sole or shared), set at the end
-P_CHOPSTICKS = 5   # 1 when the player uses chopsticks this turn (hidden until the reveal)
-P_TABLE = 6        # 12 counts: cards on the player's table this round (revealed; kept at the end)
-P_PICKED = 18      # 12 counts: cards taken this turn, hidden until the reveal
+P_PUDDING_LOST = 3  # points lost for the fewest puddings (set at the end)
+P_WINNER = 4  # 1 for a winner (sole or shared), set at the end
+P_CHOPSTICKS = 5  # 1 when the player uses chopsticks this turn (hidden until the reveal)
+P_TABLE = 6  # 12 counts: cards on the player's table this round (revealed; kept at the end)
+P_PICKED = 18  # 12 counts: cards taken this turn, hidden until the reveal
 PLAYER_BLOCK = 30
-E_PLAYER = 187     # 5 player blocks
+E_PLAYER = 187  # 5 player blocks
 ENV_SIZE = E_PLAYER + MAX_PLAYERS * PLAYER_BLOCK  # 337
 
 # ---- state: one player's view (length STATE_SIZE); every value is >= 0 ------------------------
-S_PLAYERS = 0      # number of players n
-S_SEAT = 1         # my seat 0..n-1 (seats move in this order within a turn)
-S_ROUND = 2        # round 1..3
-S_TURN = 3         # turn within the round, 1..12 - n
-S_PICKS_LEFT = 4   # cards I still take this turn (0 when my move is done)
-S_CHOPSTICKS = 5   # 1 when I use chopsticks this turn
-S_OVER = 6         # 1 when the game is over
-S_WON = 7          # 1 when I am a winner (sole or shared, not everybody)
-S_HAND = 8         # 12 counts: the cards I can still take from my hand this turn
-S_PICKED = 20      # 12 counts: the cards I took this turn (not revealed yet)
-S_EARLIER = 32     # 12 counts: cards of the rounds scored so far (all players)
-S_SEATS = 44       # 5 seat blocks: me, then the next players in passing order
-B_PRESENT = 0      # 1 when the seat is in the game
-B_POINTS = 1       # points from cards and maki
-B_PUDDINGS = 2     # puddings collected
+S_PLAYERS = 0  # number of players n
+S_SEAT = 1  # my seat 0..n-1 (seats move in this order within a turn)
+S_ROUND = 2  # round 1..3
+S_TURN = 3  # turn within the round, 1..12 - n
+S_PICKS_LEFT = 4  # cards I still take this turn (0 when my move is done)
+S_CHOPSTICKS = 5  # 1 when I use chopsticks this turn
+S_OVER = 6  # 1 when the game is over
+S_WON = 7  # 1 when I am a winner (sole or shared, not everybody)
+S_HAND = 8  # 12 counts: the cards I can still take from my hand this turn
+S_PICKED = 20  # 12 counts: the cards I took this turn (not revealed yet)
+S_EARLIER = 32  # 12 counts: cards of the rounds scored so far (all players)
+S_SEATS = 44  # 5 seat blocks: me, then the next players in passing order
+B_PRESENT = 0  # 1 when the seat is in the game
+B_POINTS = 1  # points from cards and maki
+B_PUDDINGS = 2  # puddings collected
 B_PUDDING_WON = 3  # points for the most puddings (at the end)
-B_PUDDING_LOST = 4 # points lost for the fewest puddings (at the end)
-B_WINNER = 5       # 1 for a winner (at the end)
-B_TABLE = 6        # 12 counts: the seat's table this round, as revealed (kept at the end)
+B_PUDDING_LOST = 4  # points lost for the fewest puddings (at the end)
+B_WINNER = 5  # 1 for a winner (at the end)
+B_TABLE = 6  # 12 counts: the seat's table this round, as revealed (kept at the end)
 B_HAND_KNOWN = 18  # 1 when I know the hand the seat holds (I held it earlier this round)
-B_HAND = 19        # 12 counts: that hand at the start of this turn (0 when unknown)
+B_HAND = 19  # 12 counts: that hand at the start of this turn (0 when unknown)
 SEAT_BLOCK = 31
 STATE_SIZE = S_SEATS + MAX_PLAYERS * SEAT_BLOCK  # 199
 
@@ -261,6 +273,7 @@ def getValidActions(state):
 
 
 # ---- scoring -----------------------------------------------------------------------------------
+
 
 @njit(cache=True)
 def dumpling_points(count) -> int:
@@ -448,6 +461,7 @@ def getReward(state) -> int:
 
 
 # ---- determinization ---------------------------------------------------------------------------
+
 
 @njit(cache=True)
 def shuffle_slice(cards, count):

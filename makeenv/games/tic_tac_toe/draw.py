@@ -15,8 +15,8 @@ import numpy as np
 from .logic import CELLS, S_FIRST, S_LOST, S_MINE, S_MY_TURN, S_OVER, S_THEIRS, S_WON, SIZE, STATE_SIZE
 
 WIDTH, HEIGHT = 420, 480
-CELL = 110                 # cell side in pixels
-LEFT, TOP = 45, 95         # the board's top-left corner
+CELL = 110  # cell side in pixels
+LEFT, TOP = 45, 95  # the board's top-left corner
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 BLUE, ORANGE = "#2f6fde", "#e07a1f"
 GREEN, RED, AMBER, GREY, INK = "#1d8a4e", "#c0392b", "#9a7412", "#6b7280", "#1f2430"
@@ -26,7 +26,7 @@ LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4
 
 
 def cell_name(cell: int) -> str:
-    """"top left", "centre", ... for cells 0..8."""
+    """ "top left", "centre", ... for cells 0..8."""
     row, col = divmod(cell, SIZE)
     if row == 1 and col == 1:
         return "centre"
@@ -81,8 +81,10 @@ def _status(state: np.ndarray) -> tuple[str, str]:
 def _mark(symbol: str, cx: float, cy: float, colour: str) -> str:
     r = CELL * 0.3
     if symbol == "X":
-        return (f'<path d="M{cx - r} {cy - r} L{cx + r} {cy + r} M{cx + r} {cy - r} L{cx - r} {cy + r}" '
-                f'stroke="{colour}" stroke-width="12" stroke-linecap="round"/>')
+        return (
+            f'<path d="M{cx - r} {cy - r} L{cx + r} {cy + r} M{cx + r} {cy - r} L{cx - r} {cy + r}" '
+            f'stroke="{colour}" stroke-width="12" stroke-linecap="round"/>'
+        )
     return f'<circle cx="{cx}" cy="{cy}" r="{r}" fill="none" stroke="{colour}" stroke-width="11"/>'
 
 
@@ -109,8 +111,10 @@ def render(state) -> str:
         attrs = ""
         if playable and board[cell] == 0:
             attrs = f' data-action="{cell}" style="cursor:pointer"'
-        parts.append(f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="#ffffff" '
-                     f'stroke="#cbd5e1" stroke-width="2"{attrs}><title>{escape(describe_action(cell))}</title></rect>')
+        parts.append(
+            f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="#ffffff" '
+            f'stroke="#cbd5e1" stroke-width="2"{attrs}><title>{escape(describe_action(cell))}</title></rect>'
+        )
         if board[cell]:
             symbol, colour = (my_symbol, BLUE) if board[cell] == 1 else (their_symbol, ORANGE)
             parts.append(_mark(symbol, x + CELL / 2, y + CELL / 2, colour))
@@ -118,11 +122,15 @@ def render(state) -> str:
     if line is not None:
         (r0, c0), (r1, c1) = divmod(line[0], SIZE), divmod(line[2], SIZE)
         colour = GREEN if board[line[0]] == 1 else RED
-        parts.append(f'<line x1="{LEFT + (c0 + 0.5) * CELL}" y1="{TOP + (r0 + 0.5) * CELL}" '
-                     f'x2="{LEFT + (c1 + 0.5) * CELL}" y2="{TOP + (r1 + 0.5) * CELL}" stroke="{colour}" '
-                     'stroke-width="9" stroke-linecap="round" opacity="0.8"/>')
-    parts.append(f'<rect x="{LEFT}" y="{TOP}" width="{SIZE * CELL}" height="{SIZE * CELL}" fill="none" '
-                 f'stroke="{INK}" stroke-width="3" rx="4"/>')
+        parts.append(
+            f'<line x1="{LEFT + (c0 + 0.5) * CELL}" y1="{TOP + (r0 + 0.5) * CELL}" '
+            f'x2="{LEFT + (c1 + 0.5) * CELL}" y2="{TOP + (r1 + 0.5) * CELL}" stroke="{colour}" '
+            'stroke-width="9" stroke-linecap="round" opacity="0.8"/>'
+        )
+    parts.append(
+        f'<rect x="{LEFT}" y="{TOP}" width="{SIZE * CELL}" height="{SIZE * CELL}" fill="none" '
+        f'stroke="{INK}" stroke-width="3" rx="4"/>'
+    )
     parts.append("</svg>")
     return "".join(parts)
 
@@ -134,8 +142,10 @@ def describe_state(state) -> str:
     my_symbol, their_symbol = ("X", "O") if state[S_FIRST] > 0.5 else ("O", "X")
     symbols = (".", my_symbol, their_symbol)
     first = "you moved first" if my_symbol == "X" else "your opponent moved first"
-    lines = [f"TicTacToe. You play {my_symbol}, your opponent plays {their_symbol} ({first}).",
-             "Board (rows 1-3 from the top, columns 1-3 from the left; . is empty):"]
+    lines = [
+        f"TicTacToe. You play {my_symbol}, your opponent plays {their_symbol} ({first}).",
+        "Board (rows 1-3 from the top, columns 1-3 from the left; . is empty):",
+    ]
     for row in range(SIZE):
         lines.append(f"  row {row + 1}:  " + " ".join(symbols[board[row * SIZE + col]] for col in range(SIZE)))
     if state[S_OVER] > 0.5:

@@ -14,31 +14,30 @@ import numpy as np
 from numba import njit
 
 # ---- board and actions ---------------------------------------------------------------------------
-SIZE = 3                 # rows and columns
-CELLS = SIZE * SIZE      # action k marks cell k = row * 3 + column (row 0 at the top)
+SIZE = 3  # rows and columns
+CELLS = SIZE * SIZE  # action k marks cell k = row * 3 + column (row 0 at the top)
 NUM_PLAYERS = 2
 NO_WINNER = NUM_PLAYERS  # what checkEnded returns for a full board without a line
 
 # the eight lines as bitboards (bit k = cell k): three rows, three columns, two diagonals
-LINES = (0b000000111, 0b000111000, 0b111000000, 0b001001001, 0b010010010, 0b100100100,
-         0b100010001, 0b001010100)
+LINES = (0b000000111, 0b000111000, 0b111000000, 0b001001001, 0b010010010, 0b100100100, 0b100010001, 0b001010100)
 
 # ---- env: the referee's view (length ENV_SIZE) ---------------------------------------------------
-E_MARKS = 0    # E_MARKS + 9 * p + cell: 1 when player p (0 = X, 1 = O) has marked that cell
-E_BITS = 18    # E_BITS + p: player p's marks as a bitboard, bit k for cell k (finds lines fast)
+E_MARKS = 0  # E_MARKS + 9 * p + cell: 1 when player p (0 = X, 1 = O) has marked that cell
+E_BITS = 18  # E_BITS + p: player p's marks as a bitboard, bit k for cell k (finds lines fast)
 E_PLAYER = 20  # player to move: 0 or 1
-E_MOVES = 21   # marks on the board (0..9)
+E_MOVES = 21  # marks on the board (0..9)
 E_WINNER = 22  # -1 running, 0/1 the winner, 2 a full board without a line (what checkEnded returns)
 ENV_SIZE = 23
 
 # ---- state: one player's view (length STATE_SIZE); every value is 0 or 1 ------------------------
-S_MINE = 0      # 0..8: 1 where I have a mark
-S_THEIRS = 9    # 9..17: 1 where my opponent has a mark
+S_MINE = 0  # 0..8: 1 where I have a mark
+S_THEIRS = 9  # 9..17: 1 where my opponent has a mark
 S_MY_TURN = 18  # 1 while the game runs and it is my turn
-S_FIRST = 19    # 1 when I play X (I moved first), 0 when I play O
-S_OVER = 20     # 1 when the game is over
-S_WON = 21      # 1 when I won
-S_LOST = 22     # 1 when my opponent won
+S_FIRST = 19  # 1 when I play X (I moved first), 0 when I play O
+S_OVER = 20  # 1 when the game is over
+S_WON = 21  # 1 when I won
+S_LOST = 22  # 1 when my opponent won
 STATE_SIZE = 23
 
 
@@ -165,7 +164,7 @@ def sampleEnv(state):
         else:
             continue
         env[E_MARKS + CELLS * owner + cell] = 1.0
-        env[E_BITS + owner] += 2.0 ** cell
+        env[E_BITS + owner] += 2.0**cell
         env[E_MOVES] += 1.0
     env[E_PLAYER] = me
     if state[S_OVER] > 0.5:

@@ -27,8 +27,18 @@ from makeenv.text.jury.openai_compatible import (
 )
 
 __all__ = [
-    "Ballot", "Verdict", "Jury", "JuryUnavailable", "OpenAICompatibleJury", "OpenRouterJury", "LocalJury",
-    "JUROR_INSTRUCTIONS", "MAX_SUBMISSION_CHARS", "OPENROUTER_DEFAULT_MODELS", "build_juror_prompt", "fence",
+    "Ballot",
+    "Verdict",
+    "Jury",
+    "JuryUnavailable",
+    "OpenAICompatibleJury",
+    "OpenRouterJury",
+    "LocalJury",
+    "JUROR_INSTRUCTIONS",
+    "MAX_SUBMISSION_CHARS",
+    "OPENROUTER_DEFAULT_MODELS",
+    "build_juror_prompt",
+    "fence",
     "parse_vote",
 ]
 

@@ -24,12 +24,12 @@ class Ballot:
 
     juror_id: int
     model: str
-    order: list[str]                 # options in the order this juror saw them
+    order: list[str]  # options in the order this juror saw them
     raw_answer: str = ""
-    vote: str | None = None          # an option, or None when the juror abstained
+    vote: str | None = None  # an option, or None when the juror abstained
     latency_s: float = 0.0
     error: str | None = None
-    scores: dict[str, float] | None = None   # e.g. log-likelihood per option (local jury)
+    scores: dict[str, float] | None = None  # e.g. log-likelihood per option (local jury)
     attempts: int = 1
 
     @property
@@ -48,8 +48,9 @@ class Verdict:
     truncated: dict[str, bool] = field(default_factory=dict)  # option -> was its text cut?
 
     @classmethod
-    def from_ballots(cls, options: Sequence[str], ballots: Sequence[Ballot],
-                     truncated: Mapping[str, bool] | None = None) -> Verdict:
+    def from_ballots(
+        cls, options: Sequence[str], ballots: Sequence[Ballot], truncated: Mapping[str, bool] | None = None
+    ) -> Verdict:
         votes = {option: 0 for option in options}
         for ballot in ballots:
             if ballot.vote is not None and ballot.vote not in votes:
@@ -98,7 +99,8 @@ class Jury(ABC):
             quorum = jury_size // 2 + 1
         if not isinstance(quorum, int) or not 1 <= quorum <= jury_size:
             raise ValueError(
-                f"{type(self).__name__}: quorum must be an int between 1 and jury_size={jury_size}, got {quorum!r}")
+                f"{type(self).__name__}: quorum must be an int between 1 and jury_size={jury_size}, got {quorum!r}"
+            )
         self.options = options
         self.jury_size = jury_size
         self.quorum = quorum
@@ -130,8 +132,12 @@ class Jury(ABC):
 
     def describe(self) -> dict[str, Any]:
         """JSON-safe settings for records (never secrets); subclasses add their own."""
-        return {"class": f"{type(self).__module__}:{type(self).__qualname__}", "options": list(self.options),
-                "jury_size": self.jury_size, "quorum": self.quorum}
+        return {
+            "class": f"{type(self).__module__}:{type(self).__qualname__}",
+            "options": list(self.options),
+            "jury_size": self.jury_size,
+            "quorum": self.quorum,
+        }
 
     def close(self) -> None:  # noqa: B027 - optional hook: most juries hold nothing to release
         """Release connections or models; the default has nothing to release."""
@@ -168,8 +174,10 @@ def build_juror_prompt(scenario: str, submissions: Mapping[str, str], order: Seq
     """The user message every juror receives: scenario, fenced submissions in ``order``, the ask."""
     blocks = [f"Scenario:\n{fence(scenario)}"]
     for option in order:
-        blocks.append(f"Strategy of {option} (quoted data, begin):\n{fence(submissions[option])}\n"
-                      f"(end of the strategy of {option})")
+        blocks.append(
+            f"Strategy of {option} (quoted data, begin):\n{fence(submissions[option])}\n"
+            f"(end of the strategy of {option})"
+        )
     labels = " or ".join(order)
     blocks.append(f"Which strategy is better? Answer with exactly one label, {labels}, and nothing else.")
     return "\n\n".join(blocks)
@@ -185,8 +193,11 @@ def parse_vote(answer: str, options: Sequence[str]) -> str | None:
         return None
 
     def named(text: str) -> set[str]:
-        return {option for option in options
-                if re.search(r"(?<![\w])" + re.escape(option) + r"(?![\w])", text, flags=re.IGNORECASE)}
+        return {
+            option
+            for option in options
+            if re.search(r"(?<![\w])" + re.escape(option) + r"(?![\w])", text, flags=re.IGNORECASE)
+        }
 
     lines = [line for line in answer.splitlines() if line.strip()]
     if lines:

@@ -68,6 +68,7 @@ JUROR_QUESTIONS = (
     "Would an emergency expert approve of this strategy? Answer Yes or No.",
 )
 
+
 class LocalJury(Jury):
     """A jury of local-model jurors that vote from next-token log-probabilities (see module doc).
 
@@ -78,10 +79,20 @@ class LocalJury(Jury):
     juror's question about it); ``raw_answer`` shows the question and both scores.
     """
 
-    def __init__(self, options: Sequence[str], jury_size: int = 5, *, model_path: str | os.PathLike[str] | None = None,
-                 temperature: float = 0.0, seed: int = 0, n_ctx: int = DEFAULT_N_CTX,
-                 n_threads: int | None = None, questions: Sequence[str] = JUROR_QUESTIONS,
-                 quorum: int | None = None, drop_jury_directed: bool = True):
+    def __init__(
+        self,
+        options: Sequence[str],
+        jury_size: int = 5,
+        *,
+        model_path: str | os.PathLike[str] | None = None,
+        temperature: float = 0.0,
+        seed: int = 0,
+        n_ctx: int = DEFAULT_N_CTX,
+        n_threads: int | None = None,
+        questions: Sequence[str] = JUROR_QUESTIONS,
+        quorum: int | None = None,
+        drop_jury_directed: bool = True,
+    ):
         super().__init__(options, jury_size, quorum)
         if not isinstance(temperature, (int, float)) or temperature < 0:
             raise ValueError(f"LocalJury: temperature must be a number >= 0, got {temperature!r}")
@@ -97,14 +108,24 @@ class LocalJury(Jury):
         self._no = self._first_token_ids(("No", "no", "NO"))
 
     def __repr__(self) -> str:
-        return (f"LocalJury(jury_size={self.jury_size}, model={self.model.name!r}, "
-                f"temperature={self.temperature}, seed={self.seed})")
+        return (
+            f"LocalJury(jury_size={self.jury_size}, model={self.model.name!r}, "
+            f"temperature={self.temperature}, seed={self.seed})"
+        )
 
     def describe(self) -> dict[str, Any]:
         """JSON-safe settings for game records."""
-        return {**super().describe(), "model": self.model.name, "model_path": self.model.path,
-                "n_ctx": self.model.n_ctx, "temperature": self.temperature, "seed": self.seed,
-                "questions": list(self.questions), "drop_jury_directed": self.drop_jury_directed, "method": "log-odds of Yes per strategy, rated alone"}
+        return {
+            **super().describe(),
+            "model": self.model.name,
+            "model_path": self.model.path,
+            "n_ctx": self.model.n_ctx,
+            "temperature": self.temperature,
+            "seed": self.seed,
+            "questions": list(self.questions),
+            "drop_jury_directed": self.drop_jury_directed,
+            "method": "log-odds of Yes per strategy, rated alone",
+        }
 
     def _first_token_ids(self, words: Sequence[str]) -> list[int]:
         ids = []
@@ -121,11 +142,14 @@ class LocalJury(Jury):
         if len(scenario) > 2000:
             scenario = scenario[:2000] + " [...]"
         before_tokens, after_tokens = model.chat_frame(
-            LOCAL_JUROR_INSTRUCTIONS, f"Scenario: {scenario}\n\nProposed strategy:\n", f"\n\n{question}")
-        body = model.tokenize(text)   # no special tokens: the strategy stays data
+            LOCAL_JUROR_INSTRUCTIONS, f"Scenario: {scenario}\n\nProposed strategy:\n", f"\n\n{question}"
+        )
+        body = model.tokenize(text)  # no special tokens: the strategy stays data
         budget = model.n_ctx - len(before_tokens) - len(after_tokens) - 24
         if budget < 32:
-            raise ValueError(f"LocalJury: the scenario and question leave no room for a strategy in n_ctx={model.n_ctx}")
+            raise ValueError(
+                f"LocalJury: the scenario and question leave no room for a strategy in n_ctx={model.n_ctx}"
+            )
         cut = len(body) > budget
         if cut:
             note = model.tokenize(f"\n[... cut to fit the model's {model.n_ctx}-token context ...]")
@@ -143,7 +167,7 @@ class LocalJury(Jury):
         text, dropped = strip_jury_directed(text) if self.drop_jury_directed else (text, 0)
         tokens, cut = self._prompt_tokens(scenario, text, question)
         key = (hashlib.sha1(array("i", tokens).tobytes()).hexdigest(), tuple(self._yes), tuple(self._no))
-        with self.model.lock:   # the memo and the context are shared by every jury in the process
+        with self.model.lock:  # the memo and the context are shared by every jury in the process
             cached = self.model.memo_get(key)
             if cached is None:
                 logits = self.model.next_token_logits(tokens)
@@ -158,7 +182,7 @@ class LocalJury(Jury):
     def cast_ballots(self, scenario: str, submissions: Mapping[str, str]) -> list[Ballot]:
         ballots = []
         cut_any = {option: False for option in self.options}
-        with self.model.lock:   # one juror at a time: the model has one context
+        with self.model.lock:  # one juror at a time: the model has one context
             # Rate option by option, question by question, so consecutive prompts share the long
             # prefix (scenario + strategy) in the KV cache; the jurors then read the memo.
             used = [self.questions[i % len(self.questions)] for i in range(min(self.jury_size, len(self.questions)))]
@@ -175,30 +199,35 @@ class LocalJury(Jury):
                 ballot = self._ballot(juror_id, scenario, submissions, cut_any)
                 question = self.questions[juror_id % len(self.questions)]
                 # latency: the model time behind this ballot (its question, both strategies)
-                ballot.latency_s = round(ballot.latency_s + sum(seconds.get((option, question), 0.0)
-                                                                for option in self.options), 4)
+                ballot.latency_s = round(
+                    ballot.latency_s + sum(seconds.get((option, question), 0.0) for option in self.options), 4
+                )
                 ballots.append(ballot)
         self.last_cut = cut_any
         return ballots
 
-    def _ballot(self, juror_id: int, scenario: str, submissions: Mapping[str, str],
-                cut_any: dict[str, bool]) -> Ballot:
+    def _ballot(self, juror_id: int, scenario: str, submissions: Mapping[str, str], cut_any: dict[str, bool]) -> Ballot:
         started = time.perf_counter()
         question = self.questions[juror_id % len(self.questions)]
         order = self.presentation_order(juror_id)
         ballot = Ballot(juror_id=juror_id, model=self.model.name, order=order)
         try:
             scores, dropped = {}, {}
-            for option in order:   # each strategy rated alone, in the same label-free prompt
+            for option in order:  # each strategy rated alone, in the same label-free prompt
                 scores[option], cut, dropped[option] = self.rate(scenario, submissions[option], question)
                 cut_any[option] = cut_any[option] or cut
             ballot.scores = {option: round(scores[option], 4) for option in self.options}
             ballot.vote = self._choose(juror_id, scores)
-            ballot.raw_answer = (f"{ballot.vote or 'abstain (tie)'} | log-odds of Yes: "
-                                 + ", ".join(f"{option} {scores[option]:+.3f}" for option in self.options)
-                                 + f" | question: {question!r}"
-                                 + "".join(f" | ignored {count} jury-directed sentence(s) of {option}"
-                                           for option, count in dropped.items() if count))
+            ballot.raw_answer = (
+                f"{ballot.vote or 'abstain (tie)'} | log-odds of Yes: "
+                + ", ".join(f"{option} {scores[option]:+.3f}" for option in self.options)
+                + f" | question: {question!r}"
+                + "".join(
+                    f" | ignored {count} jury-directed sentence(s) of {option}"
+                    for option, count in dropped.items()
+                    if count
+                )
+            )
             if ballot.vote is None:
                 ballot.error = "tie: both strategies got the same score"
         except Exception as error:  # never raise from a juror: abstain and say why

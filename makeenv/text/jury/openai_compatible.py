@@ -39,9 +39,11 @@ OPENROUTER_DEFAULT_MODELS: tuple[str, ...] = (
 
 DEFAULT_MAX_CONCURRENCY = 32  # jurors asked at once unless max_concurrency says otherwise
 
-OFFLINE_HINT = ("To judge offline without a key, use the local jury: "
-                "makeenv.make('ScenarioPlanning-v0', jury_class=LocalJury) in Python "
-                "(from makeenv.text import LocalJury), or `--jury local` with `makeenv match`.")
+OFFLINE_HINT = (
+    "To judge offline without a key, use the local jury: "
+    "makeenv.make('ScenarioPlanning-v0', jury_class=LocalJury) in Python "
+    "(from makeenv.text import LocalJury), or `--jury local` with `makeenv match`."
+)
 
 
 class OpenAICompatibleJury(Jury):
@@ -63,12 +65,24 @@ class OpenAICompatibleJury(Jury):
         headers: extra HTTP headers.
     """
 
-    def __init__(self, options: Sequence[str], jury_size: int = 5, *, base_url: str,
-                 models: Sequence[str] | str, api_key: str | None = None, quorum: int | None = None,
-                 timeout: float = 60.0, max_retries: int = DEFAULT_MAX_RETRIES,
-                 backoff: float = DEFAULT_BACKOFF_S, max_concurrency: int | None = None,
-                 temperature: float | None = 0.0, max_tokens: int | None = 32,
-                 system_prompt: str | None = None, headers: Mapping[str, str] | None = None):
+    def __init__(
+        self,
+        options: Sequence[str],
+        jury_size: int = 5,
+        *,
+        base_url: str,
+        models: Sequence[str] | str,
+        api_key: str | None = None,
+        quorum: int | None = None,
+        timeout: float = 60.0,
+        max_retries: int = DEFAULT_MAX_RETRIES,
+        backoff: float = DEFAULT_BACKOFF_S,
+        max_concurrency: int | None = None,
+        temperature: float | None = 0.0,
+        max_tokens: int | None = 32,
+        system_prompt: str | None = None,
+        headers: Mapping[str, str] | None = None,
+    ):
         super().__init__(options, jury_size=jury_size, quorum=quorum)
         if isinstance(models, str):
             models = [models]
@@ -78,8 +92,14 @@ class OpenAICompatibleJury(Jury):
         if max_concurrency is not None and (not isinstance(max_concurrency, int) or max_concurrency < 1):
             raise ValueError(f"{type(self).__name__}: max_concurrency must be a positive int, got {max_concurrency!r}")
         self.models = models
-        self.settings = ClientSettings(base_url=base_url, api_key=api_key, timeout=timeout,
-                                       max_retries=max_retries, backoff=backoff, headers=dict(headers or {}))
+        self.settings = ClientSettings(
+            base_url=base_url,
+            api_key=api_key,
+            timeout=timeout,
+            max_retries=max_retries,
+            backoff=backoff,
+            headers=dict(headers or {}),
+        )
         self.max_concurrency = max_concurrency or min(jury_size, DEFAULT_MAX_CONCURRENCY)
         self.temperature = temperature
         self.max_tokens = max_tokens
@@ -87,36 +107,42 @@ class OpenAICompatibleJury(Jury):
         self._client = ChatClient(self.settings)
 
     def __repr__(self) -> str:
-        return (f"{type(self).__name__}(options={self.options!r}, jury_size={self.jury_size}, "
-                f"quorum={self.quorum}, base_url={self.settings.base_url!r}, models={self.models!r})")
+        return (
+            f"{type(self).__name__}(options={self.options!r}, jury_size={self.jury_size}, "
+            f"quorum={self.quorum}, base_url={self.settings.base_url!r}, models={self.models!r})"
+        )
 
     def model_for(self, juror_id: int) -> str:
         """The model juror ``juror_id`` uses."""
         return self.models[juror_id % len(self.models)]
 
     def describe(self) -> dict[str, Any]:
-        return {**super().describe(), "models": list(self.models), **self.settings.describe(),
-                "max_concurrency": self.max_concurrency}
+        return {
+            **super().describe(),
+            "models": list(self.models),
+            **self.settings.describe(),
+            "max_concurrency": self.max_concurrency,
+        }
 
     def cast_ballots(self, scenario: str, submissions: Mapping[str, str]) -> list[Ballot]:
         workers = min(self.max_concurrency, self.jury_size)
         if workers == 1:
             return [self._ask(juror_id, scenario, submissions) for juror_id in range(self.jury_size)]
         with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="juror") as pool:
-            futures = [pool.submit(self._ask, juror_id, scenario, submissions)
-                       for juror_id in range(self.jury_size)]
+            futures = [pool.submit(self._ask, juror_id, scenario, submissions) for juror_id in range(self.jury_size)]
             return [future.result() for future in futures]
 
     def _ask(self, juror_id: int, scenario: str, submissions: Mapping[str, str]) -> Ballot:
         model = self.model_for(juror_id)
         order = self.presentation_order(juror_id)
         ballot = Ballot(juror_id=juror_id, model=model, order=order)
-        messages = [{"role": "system", "content": self.system_prompt},
-                    {"role": "user", "content": build_juror_prompt(scenario, submissions, order)}]
+        messages = [
+            {"role": "system", "content": self.system_prompt},
+            {"role": "user", "content": build_juror_prompt(scenario, submissions, order)},
+        ]
         start = time.perf_counter()
         try:
-            result = self._client.complete(model, messages, temperature=self.temperature,
-                                           max_tokens=self.max_tokens)
+            result = self._client.complete(model, messages, temperature=self.temperature, max_tokens=self.max_tokens)
         except ChatError as error:
             ballot.error = str(error)
             ballot.attempts = error.attempts
@@ -143,10 +169,25 @@ class OpenRouterJury(OpenAICompatibleJury):
     alternative (``LocalJury``).
     """
 
-    def __init__(self, options: Sequence[str], jury_size: int = 5, *, models: Sequence[str] | str | None = None,
-                 api_key: str | None = None, base_url: str = OPENROUTER_BASE_URL, **settings: Any):
+    def __init__(
+        self,
+        options: Sequence[str],
+        jury_size: int = 5,
+        *,
+        models: Sequence[str] | str | None = None,
+        api_key: str | None = None,
+        base_url: str = OPENROUTER_BASE_URL,
+        **settings: Any,
+    ):
         if api_key is None:
             api_key = api_key_from_env(OPENROUTER_KEY_ENV, who=type(self).__name__, offline_hint=OFFLINE_HINT)
         headers = {"X-Title": "makeenv", **dict(settings.pop("headers", None) or {})}
-        super().__init__(options, jury_size, base_url=base_url, models=models or OPENROUTER_DEFAULT_MODELS,
-                         api_key=api_key, headers=headers, **settings)
+        super().__init__(
+            options,
+            jury_size,
+            base_url=base_url,
+            models=models or OPENROUTER_DEFAULT_MODELS,
+            api_key=api_key,
+            headers=headers,
+            **settings,
+        )

@@ -53,8 +53,10 @@ def playthrough(env: Any, seed: int = SEED) -> str:
     """One seeded random game of ``env`` in words."""
     match = env.new_match(seed=seed, isolated=True)
     rng = np.random.default_rng(seed)
-    lines = [f"# {env.name}, {env.players} players, seed {seed}: random play through the referee",
-             f"# regenerate after a deliberate rules change: {UPDATE_COMMAND}"]
+    lines = [
+        f"# {env.name}, {env.players} players, seed {seed}: random play through the referee",
+        f"# regenerate after a deliberate rules change: {UPDATE_COMMAND}",
+    ]
     while not match.over:
         player = match.current_player
         action = int(rng.choice(match.valid_action_ids()))
@@ -66,16 +68,25 @@ def playthrough(env: Any, seed: int = SEED) -> str:
     lines.append("")
     for seat in range(env.players):
         lines += [f"end: player {seat} sees", indent(env.describe_state(match.state(seat))), ""]
-    lines += [f"over after {match.steps} moves" + (" (truncated)" if outcome.truncated else ""),
-              "winners: " + (", ".join(f"player {w}" for w in outcome.winners) or "none"),
-              "returns: " + ", ".join(number(r) for r in outcome.returns)]
+    lines += [
+        f"over after {match.steps} moves" + (" (truncated)" if outcome.truncated else ""),
+        "winners: " + (", ".join(f"player {w}" for w in outcome.winners) or "none"),
+        "returns: " + ", ".join(number(r) for r in outcome.returns),
+    ]
     return "\n".join(lines) + "\n"
 
 
 def unified(expected: str, actual: str, name: str) -> str:
     """A unified diff from the recorded text to the text played now."""
-    return "".join(difflib.unified_diff(expected.splitlines(keepends=True), actual.splitlines(keepends=True),
-                                        fromfile=name, tofile=f"{name} (played now)", n=2))
+    return "".join(
+        difflib.unified_diff(
+            expected.splitlines(keepends=True),
+            actual.splitlines(keepends=True),
+            fromfile=name,
+            tofile=f"{name} (played now)",
+            n=2,
+        )
+    )
 
 
 def compare(env: Any, path: Path, seed: int = SEED) -> str | None:
@@ -90,8 +101,10 @@ def compare(env: Any, path: Path, seed: int = SEED) -> str | None:
     diff = unified(expected, actual, path.name)
     lines = diff.splitlines()
     shown = "\n".join(lines[:120]) + (f"\n... ({len(lines) - 120} more diff lines)" if len(lines) > 120 else "")
-    return (f"{env.name} no longer plays the recorded game {path.name}. If the rules changed on "
-            f"purpose, record it anew with: {UPDATE_COMMAND} {env.name}\n{shown}")
+    return (
+        f"{env.name} no longer plays the recorded game {path.name}. If the rules changed on "
+        f"purpose, record it anew with: {UPDATE_COMMAND} {env.name}\n{shown}"
+    )
 
 
 def update(games: list[str] | None = None) -> list[Path]:
