@@ -20,24 +20,3 @@ from .logic import (
 )
 
 NAME = "Breakthrough"
-
-__all__ = [
-    "NAME",
-    "LEVELS",
-    "render",
-    "describe_action",
-    "describe_state",
-    "initEnv",
-    "getCurrentPlayer",
-    "getPlayerState",
-    "getAgentState",
-    "stepEnv",
-    "getValidActions",
-    "isValidAction",
-    "getReward",
-    "checkEnded",
-    "getActionSize",
-    "getStateSize",
-    "getAgentSize",
-    "sampleEnv",
-]

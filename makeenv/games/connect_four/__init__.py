@@ -19,24 +19,3 @@ from .logic import (
 )
 
 NAME = "ConnectFour"
-
-__all__ = [
-    "NAME",
-    "LEVELS",
-    "render",
-    "describe_action",
-    "describe_state",
-    "initEnv",
-    "getCurrentPlayer",
-    "getPlayerState",
-    "getAgentState",
-    "stepEnv",
-    "getValidActions",
-    "isValidAction",
-    "getReward",
-    "checkEnded",
-    "sampleEnv",
-    "getActionSize",
-    "getStateSize",
-    "getAgentSize",
-]

@@ -20,24 +20,3 @@ from .logic import (
 )
 
 NAME = "Durak"
-
-__all__ = [
-    "NAME",
-    "LEVELS",
-    "render",
-    "describe_action",
-    "describe_state",
-    "initEnv",
-    "getCurrentPlayer",
-    "getPlayerState",
-    "getAgentState",
-    "stepEnv",
-    "getValidActions",
-    "isValidAction",
-    "getReward",
-    "checkEnded",
-    "sampleEnv",
-    "getActionSize",
-    "getStateSize",
-    "getAgentSize",
-]

@@ -22,26 +22,3 @@ from .logic import (
 )
 
 NAME = "ExplodingKittens"
-
-__all__ = [
-    "NAME",
-    "LEVELS",
-    "PARAMETERS",
-    "DEFAULTS",
-    "render",
-    "describe_action",
-    "describe_state",
-    "initEnv",
-    "getCurrentPlayer",
-    "getPlayerState",
-    "getAgentState",
-    "stepEnv",
-    "getValidActions",
-    "isValidAction",
-    "getReward",
-    "checkEnded",
-    "getActionSize",
-    "getStateSize",
-    "getAgentSize",
-    "sampleEnv",
-]

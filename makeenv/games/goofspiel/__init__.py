@@ -21,26 +21,3 @@ from .logic import (
 )
 
 NAME = "Goofspiel"
-
-__all__ = [
-    "NAME",
-    "LEVELS",
-    "SIMULTANEOUS",
-    "PRIVATE_ACTIONS",
-    "render",
-    "describe_action",
-    "describe_state",
-    "initEnv",
-    "getCurrentPlayer",
-    "getPlayerState",
-    "getAgentState",
-    "stepEnv",
-    "getValidActions",
-    "isValidAction",
-    "getReward",
-    "checkEnded",
-    "getActionSize",
-    "getStateSize",
-    "getAgentSize",
-    "sampleEnv",
-]

@@ -26,30 +26,3 @@ from .logic import (
 )
 
 NAME = "KuhnPoker"
-
-__all__ = [
-    "NAME",
-    "LEVELS",
-    "ACTION_NAMES",
-    "render",
-    "describe_action",
-    "describe_state",
-    "initEnv",
-    "getCurrentPlayer",
-    "getPlayerState",
-    "getAgentState",
-    "stepEnv",
-    "getValidActions",
-    "isValidAction",
-    "getReward",
-    "getReturns",
-    "checkEnded",
-    "sampleEnv",
-    "getActionSize",
-    "getStateSize",
-    "getAgentSize",
-    "dealEnv",
-    "allDeals",
-    "NUM_CARDS",
-    "CARDS_DEALT",
-]

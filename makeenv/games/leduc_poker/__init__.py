@@ -27,30 +27,3 @@ from .logic import (
 )
 
 NAME = "LeducPoker"
-
-__all__ = [
-    "NAME",
-    "LEVELS",
-    "ACTION_NAMES",
-    "render",
-    "describe_action",
-    "describe_state",
-    "initEnv",
-    "getCurrentPlayer",
-    "getPlayerState",
-    "getAgentState",
-    "stepEnv",
-    "getValidActions",
-    "isValidAction",
-    "getReward",
-    "getReturns",
-    "checkEnded",
-    "sampleEnv",
-    "getActionSize",
-    "getStateSize",
-    "getAgentSize",
-    "dealEnv",
-    "allDeals",
-    "NUM_CARDS",
-    "CARDS_DEALT",
-]

@@ -21,26 +21,3 @@ from .logic import (
 )
 
 NAME = "LiarsDice"
-
-__all__ = [
-    "NAME",
-    "LEVELS",
-    "PARAMETERS",
-    "DEFAULTS",
-    "render",
-    "describe_action",
-    "describe_state",
-    "initEnv",
-    "getCurrentPlayer",
-    "getPlayerState",
-    "getAgentState",
-    "stepEnv",
-    "getValidActions",
-    "isValidAction",
-    "getReward",
-    "checkEnded",
-    "getActionSize",
-    "getStateSize",
-    "getAgentSize",
-    "sampleEnv",
-]

@@ -21,26 +21,3 @@ from .logic import (
 )
 
 NAME = "RockPaperScissors"
-
-__all__ = [
-    "NAME",
-    "LEVELS",
-    "ACTION_NAMES",
-    "SIMULTANEOUS",
-    "PRIVATE_ACTIONS",
-    "render",
-    "describe_action",
-    "describe_state",
-    "isValidAction",
-    "initEnv",
-    "getCurrentPlayer",
-    "getPlayerState",
-    "getAgentState",
-    "stepEnv",
-    "getValidActions",
-    "getReward",
-    "checkEnded",
-    "getActionSize",
-    "getStateSize",
-    "getAgentSize",
-]

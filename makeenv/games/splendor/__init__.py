@@ -23,27 +23,3 @@ from .logic import (
 )
 
 NAME = "Splendor"
-
-__all__ = [
-    "NAME",
-    "LEVELS",
-    "PARAMETERS",
-    "DEFAULTS",
-    "render",
-    "describe_action",
-    "describe_state",
-    "initEnv",
-    "getCurrentPlayer",
-    "getPlayerState",
-    "getAgentState",
-    "stepEnv",
-    "getValidActions",
-    "isValidAction",
-    "getReward",
-    "getWinners",
-    "checkEnded",
-    "getActionSize",
-    "getStateSize",
-    "getAgentSize",
-    "sampleEnv",
-]

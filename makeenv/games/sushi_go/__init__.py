@@ -26,30 +26,3 @@ NAME = "SushiGo"
 PARAMETERS = {"players": (2, 3, 4, 5)}
 DEFAULTS = {"players": 5}
 PRIVATE_ACTIONS = tuple(range(13))  # a pick (and Use chopsticks) stays hidden until the turn is revealed
-
-__all__ = [
-    "NAME",
-    "PARAMETERS",
-    "DEFAULTS",
-    "PRIVATE_ACTIONS",
-    "LEVELS",
-    "ACTION_NAMES",
-    "CARD_NAMES",
-    "render",
-    "describe_action",
-    "describe_state",
-    "initEnv",
-    "getCurrentPlayer",
-    "getPlayerState",
-    "getAgentState",
-    "stepEnv",
-    "getValidActions",
-    "isValidAction",
-    "getReward",
-    "checkEnded",
-    "getWinners",
-    "sampleEnv",
-    "getActionSize",
-    "getStateSize",
-    "getAgentSize",
-]
