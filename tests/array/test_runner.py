@@ -261,7 +261,8 @@ def test_ctrl_c_stops_a_slow_run_within_seconds_and_prints_the_partial_results(t
             if process.poll() is None:
                 process.kill()
     assert process.returncode == 130, errors.read_text()
-    assert stopped < 5, f"took {stopped:.1f} s to stop"
+    # about a second on an idle machine (README); the bound leaves room for a loaded test machine
+    assert stopped < 15, f"took {stopped:.1f} s to stop"
     assert "interrupted (Ctrl-C) after" in output and "of 3,000,000 games" in output
     played = int(output.split("interrupted (Ctrl-C) after ")[1].split()[0].replace(",", ""))
     assert played > 0 and "wins: " in output and f" / {played:,}" in output
