@@ -65,6 +65,8 @@ CASES = [
     Case("Hex", openspiel="hex", games=20_000),
     Case("SushiGo", {"players": 5}, seed_game="SushiGo", games=20_000),
     Case("Durak", seed_game="Durak", games=20_000),
+    Case("GoFish", seed_game="GoFish", games=20_000),
+    Case("Fantan", seed_game="Fantan", games=5_000),
     Case("Splendor", {"players": 4}, seed_game="Splendor", games=2_000),
     Case("ExplodingKittens", seed_game="Exploding_Kitten", games=20_000),
 ]

@@ -122,6 +122,22 @@ register(
 )
 register(
     EnvSpec(
+        id="GoFish",
+        kind="array",
+        entry_point="makeenv.games.go_fish",
+        description="4 players ask each other for ranks, draw when told to go fish and collect books of four; most books wins; vis/ENV's rules (array env).",
+    )
+)
+register(
+    EnvSpec(
+        id="Fantan",
+        kind="array",
+        entry_point="makeenv.games.fantan",
+        description="4 players build suits up and down from the Sevens, paying a chip to pass; first out takes the pot; vis/ENV's rules (array env).",
+    )
+)
+register(
+    EnvSpec(
         id="SushiGo",
         kind="array",
         entry_point="makeenv.games.sushi_go",

@@ -1,0 +1,25 @@
+"""Fantan (Fan Tan / Sevens with chips): an array env. Rules in ``logic.py``, bots in ``bots.py``,
+drawing in ``draw.py``, layouts in README.md."""
+
+from .bots import LEVELS
+from .draw import describe_action, describe_state, render
+from .logic import (
+    TURN_LIMIT,
+    checkEnded,
+    getActionSize,
+    getAgentSize,
+    getAgentState,
+    getCurrentPlayer,
+    getPlayerState,
+    getReturns,
+    getReward,
+    getStateSize,
+    getValidActions,
+    getWinners,
+    initEnv,
+    isValidAction,
+    sampleEnv,
+    stepEnv,
+)
+
+NAME = "Fantan"
