@@ -166,13 +166,13 @@ def render(state) -> str:
         action = ASK_PLAYER + k if isValidAction(state, ASK_PLAYER + k) else None
         border = GREEN if winner == rel else (BLUE if action is not None or mover == rel else "#cbd5e1")
         attrs = f' data-action="{action}" style="cursor:pointer"' if action is not None else ""
-        hand, books = _count(state[block + O_HAND]), _count(state[block + O_BOOKS])
+        held, books = _count(state[block + O_HAND]), _count(state[block + O_BOOKS])
         parts.append(
             f"<g{attrs}><title>{escape(describe_action(action) if action is not None else _seat_name(rel))}</title>"
             f'<rect x="{x}' + f'" y="{y}" width="276" height="150" rx="10" fill="#ffffff" stroke="{border}" '
             f'stroke-width="{3 if border != "#cbd5e1" else 1.5}"/>'
             f'<text x="{x + 12}" y="{y + 22}" font-size="14" font-weight="bold" fill="{INK}">'
-            f'<tspan data-relative-seat="{rel}">{_seat_name(rel)}</tspan> · {hand} card{"s" if hand != 1 else ""}'
+            f'<tspan data-relative-seat="{rel}">{_seat_name(rel)}</tspan> · {held} card{"s" if held != 1 else ""}'
             f" · {books} book{'s' if books != 1 else ''}{' · to move' if mover == rel else ''}</text>"
         )
         for i, r in enumerate(r for r in range(NUM_RANKS) if state[block + r] > 0.5):
