@@ -73,6 +73,8 @@ def picture_uri(picture: Any) -> str | None:
 def picture_fields(picture: Any) -> dict[str, str | None]:
     """How the page shows a drawing: ``{"svg": text}`` (inlined, so its ``data-action`` elements can
     be clicked) or ``{"image": data URI}`` (a raster picture, shown as an <img>)."""
+    if picture is None:  # the game draws nothing: the page shows the state vector
+        return {"svg": None, "image": None}
     drawn = read_picture(picture)
     return {"svg": drawn.svg, "image": None if drawn.svg is not None else drawn.data_uri()}
 

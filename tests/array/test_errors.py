@@ -40,16 +40,16 @@ def test_no_valid_action_blames_the_game_whoever_is_to_move():
 
 def test_a_numba_compile_error_shows_the_cause_and_the_line(tmp_path):
     folder = scaffold("TakeAway", tmp_path)
-    source = (folder / "__init__.py").read_text()
+    source = (folder / "logic.py").read_text()
     broken_source = source.replace("    env[E_TURN] += 1.0\n", "    env[E_TURN] += undefined_name\n")
     assert broken_source != source
-    (folder / "__init__.py").write_text(broken_source)
+    (folder / "logic.py").write_text(broken_source)
     env = makeenv.make(str(folder))
     with pytest.raises(GameCompileError) as info:
         env.run("random", 10, None, 0)
     message = str(info.value)
     assert "undefined_name" in message  # the name numba could not resolve
-    assert "__init__.py, line" in message and "env[E_TURN] += undefined_name" in message
+    assert "logic.py, line" in message and "env[E_TURN] += undefined_name" in message
     assert "nopython mode pipeline" not in message and "_makeenv_" not in message
 
 
@@ -197,9 +197,9 @@ def test_an_agent_module_found_nowhere_says_what_to_write(tmp_path):
 
 def _broken_scaffold(tmp_path, name: str, old: str, new: str) -> Path:
     folder = scaffold(name, tmp_path)
-    source = (folder / "__init__.py").read_text()
+    source = (folder / "logic.py").read_text()  # the rules of a scaffolded game
     assert old in source
-    (folder / "__init__.py").write_text(source.replace(old, new, 1))
+    (folder / "logic.py").write_text(source.replace(old, new, 1))
     return folder
 
 
@@ -210,14 +210,14 @@ def test_a_list_where_numba_needs_an_array_is_explained_once_by_check(tmp_path):
         "    env[E_TURN] += 1.0\n",
         "    weights = [1.0, 0.5]\n    env[E_TURN] += np.dot(weights, env[:2]) * 0.0 + 1.0\n",
     )
-    lines = (folder / "__init__.py").read_text().splitlines()
+    lines = (folder / "logic.py").read_text().splitlines()
     broken_line = next(i + 1 for i, line in enumerate(lines) if "np.dot(weights" in line)
     result = runner.invoke(app, ["check", str(folder)])
     assert result.exit_code == 1
     output = result.output
     cause = "dot(list(float64), array(float64, 1d, C))"  # the whole signature, not cut off
     assert output.count(cause) == 1
-    assert f"__init__.py, line {broken_line}: `env[E_TURN] += np.dot(weights" in output  # the line numba marks
+    assert f"logic.py, line {broken_line}: `env[E_TURN] += np.dot(weights" in output  # the line numba marks
     assert "faul" not in output and "makeenv check" not in output
     assert "Fix the bot in LEVELS" not in output and "must be @njit" not in output
     skips = [line for line in output.splitlines() if "not checked" in line]

@@ -166,7 +166,7 @@ def test_render_and_descriptions_along_random_games():
         D.describe_action(4 * 8 * 3 + 3 * 3 + 1)
         == "Step the piece on d4 straight forward (to d5 for White, to d3 for Black)"
     )
-    assert D.describe_action(0) == "Step the piece on a8 off the board (never legal)"
+    assert D.describe_action(0) == "Step the piece on a8 off the board (never valid)"
     assert "Unknown" in D.describe_action(192)
     with pytest.raises(ValueError, match="length 74"):
         D.render(np.zeros(5))
