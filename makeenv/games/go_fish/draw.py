@@ -59,7 +59,7 @@ def describe_action(action: int) -> str:
     if a == DRAW:
         return "Draw a card (go fish)"
     if ASK_PLAYER <= a < ASK_RANK:
-        return f"Ask Player +{a} (the player {a} seat{'s' if a > 1 else ''} after you)"
+        return f"Ask Player +{a} (the player {a} seat{'s' if a > 1 else ''} after the one asking)"
     if ASK_RANK <= a < ASK_RANK + NUM_RANKS:
         return f"Ask for {RANK_NAMES[a - ASK_RANK]}s"
     return f"Unknown action {a}"
@@ -171,15 +171,17 @@ def render(state) -> str:
             f"<g{attrs}><title>{escape(describe_action(action) if action is not None else _seat_name(rel))}</title>"
             f'<rect x="{x}' + f'" y="{y}" width="276" height="150" rx="10" fill="#ffffff" stroke="{border}" '
             f'stroke-width="{3 if border != "#cbd5e1" else 1.5}"/>'
+            # the page may write a longer name for the seat: the counts get a line of their own
             f'<text x="{x + 12}" y="{y + 22}" font-size="14" font-weight="bold" fill="{INK}">'
-            f'<tspan data-relative-seat="{rel}">{_seat_name(rel)}</tspan> · {held} card{"s" if held != 1 else ""}'
+            f'<tspan data-relative-seat="{rel}">{_seat_name(rel)}</tspan></text>'
+            f'<text x="{x + 12}" y="{y + 42}" font-size="13" fill="{INK}">{held} card{"s" if held != 1 else ""}'
             f" · {books} book{'s' if books != 1 else ''}{' · to move' if mover == rel else ''}</text>"
         )
         for i, r in enumerate(r for r in range(NUM_RANKS) if state[block + r] > 0.5):
-            parts.append(_card(x + 12 + i * 38, y + 34, r, small=True))
+            parts.append(_card(x + 12 + i * 38, y + 52, r, small=True))
         asked = [r for r in range(NUM_RANKS) if state[S_ASKED + k * NUM_RANKS + r] > 0.5]
         parts.append(
-            f'<text x="{x + 12}" y="{y + 110}" font-size="12" fill="{GREY}">asked for: '
+            f'<text x="{x + 12}" y="{y + 128}" font-size="12" fill="{GREY}">asked for: '
             f"{escape(', '.join(RANK_SHORT[r] for r in asked) or '–')}</text></g>"
         )
     # the deck
