@@ -463,7 +463,7 @@ def check_final_valid_action(ctx: CheckContext) -> list[str]:
         shown = ", ".join(str(p) for p in sorted(seats))
         return [
             f"At the end of {games} random games getValidActions(getPlayerState(env, player)) allowed no "
-            f"action for player {shown}: every state an agent is given needs a valid action, the final one "
+            f"action for player{'s' if len(seats) > 1 else ''} {shown}: every state an agent is given needs a valid action, the final one "
             "included (an agent picking among the valid actions must find one); return a mask with action 0 "
             "set when the game is over (and let isValidAction(state, 0) be True then)."
         ]

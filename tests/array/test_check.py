@@ -96,7 +96,7 @@ def test_a_final_state_without_valid_action_fails_with_the_fix():
     assert not ok
     [problem] = problems
     assert problem.startswith("final_valid_action: At the end of ")
-    assert "allowed no action for player 0, 1" in problem
+    assert "allowed no action for players 0, 1" in problem
     assert "return a mask with action 0 set when the game is over" in problem
 
 
