@@ -1,6 +1,7 @@
 """Helpers shared by the game tests: the registered array games and their player counts (listed
 once here), one env per game and options per process (its compiled modules shared by the tests of
-a file), the actions a drawing makes clickable, OpenSpiel's random play."""
+a file), the actions a drawing makes clickable, OpenSpiel's random play, random play straight over
+a game's rules (what vis/ENV's figures are compared with)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import xml.etree.ElementTree as ET
 from typing import Any
 
 import numpy as np
+from numba import njit
 
 import makeenv
 from makeenv.registry import REGISTRY
@@ -70,3 +72,51 @@ def openspiel_random_outcomes(game: Any, games: int, seed: int) -> tuple[np.ndar
         returns = state.returns()
         counts[0 if returns[0] > 0 else 1 if returns[1] > 0 else 2] += 1
     return counts / games, moves / games
+
+
+@functools.cache
+def random_play_counter(logic: Any, players: int) -> Any:
+    """A compiled ``play(games, seed) -> (mean length, sd of the length, each seat's share of first
+    places, share of games without a sole winner)`` over the rules module ``logic``: uniformly
+    random valid moves, straight over its functions (no referee, no final turns), as vis/ENV plays
+    them. A first place shared by several seats counts for each (``getWinners`` when the game has
+    it, else ``checkEnded``'s sole winner)."""
+    init, agent_state, valid_actions, step, ended = (
+        logic.initEnv,
+        logic.getAgentState,
+        logic.getValidActions,
+        logic.stepEnv,
+        logic.checkEnded,
+    )
+    if hasattr(logic, "getWinners"):
+        winners_of = logic.getWinners
+    else:
+
+        @njit
+        def winners_of(env):
+            winners = np.zeros(players)
+            winner = ended(env)
+            if 0 <= winner < players:
+                winners[winner] = 1.0
+            return winners
+
+    @njit
+    def play(games, seed):
+        np.random.seed(seed)
+        total, squares, no_sole_winner = 0.0, 0.0, 0.0
+        wins = np.zeros(players)
+        for _ in range(games):
+            env = init()
+            steps = 0
+            while ended(env) == -1:
+                choices = np.flatnonzero(valid_actions(agent_state(env)))
+                step(choices[int(np.random.random() * choices.shape[0])], env)
+                steps += 1
+            total += steps
+            squares += steps * steps
+            wins += winners_of(env)
+            no_sole_winner += ended(env) == players
+        mean = total / games
+        return mean, np.sqrt(squares / games - mean * mean), wins / games, no_sole_winner / games
+
+    return play

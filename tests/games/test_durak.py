@@ -8,13 +8,12 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 import pytest
-from numba import njit
 
 import makeenv
 from makeenv.games.durak import bots as B
 from makeenv.games.durak import draw as D
 from makeenv.games.durak import logic as L
-from tests.games.support import clickable_actions
+from tests.games.support import clickable_actions, random_play_counter
 
 # vis/ENV's Durak, random against random, 200,000 games (see the README)
 VIS_MEAN_LENGTH = 184.44
@@ -140,31 +139,11 @@ def test_taken_cards_are_known_to_everybody_and_the_taker_is_skipped():
     assert env[L.E_DEFENDER] == 3 and L.getCurrentPlayer(env) == 2  # seat 2 leads against seat 3
 
 
-@njit(cache=True)
-def random_games(games, seed):
-    """Random play: (mean length, sd of the length, each seat's win rate)."""
-    np.random.seed(seed)
-    total, squares = 0.0, 0.0
-    wins = np.zeros(4)
-    for _ in range(games):
-        env = L.initEnv()
-        steps = 0
-        while L.checkEnded(env) == -1:
-            choices = np.flatnonzero(L.getValidActions(L.getAgentState(env)))
-            L.stepEnv(choices[int(np.random.random() * choices.shape[0])], env)
-            steps += 1
-        total += steps
-        squares += steps * steps
-        wins[L.checkEnded(env)] += 1
-    mean = total / games
-    return mean, np.sqrt(squares / games - mean * mean), wins / games
-
-
 def test_random_play_matches_vis_env():
     """4000 random games: the mean length within 5 standard errors of vis/ENV's (about 2%), its
     spread, and each seat's win rate within 5 standard errors."""
     games = 4000
-    mean, sd, wins = random_games(games, 8)
+    mean, sd, wins, _ = random_play_counter(L, 4)(games, 8)
     assert abs(mean - VIS_MEAN_LENGTH) < 5 * VIS_LENGTH_SD / np.sqrt(games)
     assert abs(sd - VIS_LENGTH_SD) < 4
     tolerance = 5 * np.sqrt(0.25 * 0.75 / games)

@@ -15,7 +15,7 @@ import makeenv
 from makeenv.games.fantan import bots as B
 from makeenv.games.fantan import draw as D
 from makeenv.games.fantan import logic as L
-from tests.games.support import clickable_actions
+from tests.games.support import clickable_actions, random_play_counter
 
 # vis/ENV's Fantan, random against random, 200,000 games, measured by running its own initEnv,
 # getAgentState, stepEnv, getReward and bot_lv0 in a loop mirroring its one_game_numba (see the
@@ -209,32 +209,11 @@ def test_ties_go_to_fewer_cards_then_are_shared():
     assert [L.getReward(L.getPlayerState(env, p)) for p in range(4)] == [0, 0, 1, 1]
 
 
-@njit(cache=True)
-def random_games(games, seed):
-    """Random play: (mean length, sd of the length, each seat's win rate, shared first places)."""
-    np.random.seed(seed)
-    total, squares, shared = 0.0, 0.0, 0.0
-    wins = np.zeros(4)
-    for _ in range(games):
-        env = L.initEnv()
-        steps = 0
-        while L.checkEnded(env) == -1:
-            choices = np.flatnonzero(L.getValidActions(L.getAgentState(env)))
-            L.stepEnv(choices[int(np.random.random() * choices.shape[0])], env)
-            steps += 1
-        total += steps
-        squares += steps * steps
-        wins += L.getWinners(env)
-        shared += L.checkEnded(env) == 4
-    mean = total / games
-    return mean, np.sqrt(squares / games - mean * mean), wins / games, shared / games
-
-
 def test_random_play_matches_vis_env():
     """10,000 random games: each seat's win rate within 5 standard errors of vis/ENV's; the mean
     length within 5 standard errors (about 1.8%) of vis/ENV's shortened by the King rule."""
     games = 10_000
-    mean, sd, wins, shared = random_games(games, 8)
+    mean, sd, wins, shared = random_play_counter(L, 4)(games, 8)
     expected = VIS_MEAN_LENGTH * KING_RULE_RATIO
     assert abs(mean - expected) < 5 * VIS_LENGTH_SD / np.sqrt(games), mean
     assert abs(sd - VIS_LENGTH_SD) < 15

@@ -7,13 +7,12 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 import pytest
-from numba import njit
 
 import makeenv
 from makeenv.games.go_fish import bots as B
 from makeenv.games.go_fish import draw as D
 from makeenv.games.go_fish import logic as L
-from tests.games.support import clickable_actions
+from tests.games.support import clickable_actions, random_play_counter
 
 # vis/ENV's GoFish, random against random, 200,000 games, measured by running its initEnv,
 # getAgentState, getValidActions, stepEnv and checkEnded in a loop mirroring its one_game_numba
@@ -152,31 +151,11 @@ def test_invalid_moves_change_nothing():
         np.testing.assert_array_equal(env, before)
 
 
-@njit(cache=True)
-def random_games(games, seed):
-    """Random play: (mean length, sd of the length, each seat's win rate)."""
-    np.random.seed(seed)
-    total, squares = 0.0, 0.0
-    wins = np.zeros(5)
-    for _ in range(games):
-        env = L.initEnv()
-        steps = 0
-        while L.checkEnded(env) == -1:
-            choices = np.flatnonzero(L.getValidActions(L.getAgentState(env)))
-            L.stepEnv(choices[int(np.random.random() * choices.shape[0])], env)
-            steps += 1
-        total += steps
-        squares += steps * steps
-        wins[L.checkEnded(env)] += 1
-    mean = total / games
-    return mean, np.sqrt(squares / games - mean * mean), wins[:4] / games
-
-
 def test_random_play_matches_vis_env():
     """20,000 random games: the mean length within 5 standard errors of vis/ENV's (about 0.35%), its
     spread, and each seat's win rate within 5 standard errors (about 1.5 points)."""
     games = 20_000
-    mean, sd, wins = random_games(games, 8)
+    mean, sd, wins, _ = random_play_counter(L, 4)(games, 8)
     assert abs(mean - VIS_MEAN_LENGTH) < 5 * VIS_LENGTH_SD / np.sqrt(games)
     assert abs(sd - VIS_LENGTH_SD) < 1.0
     tolerance = 5 * np.sqrt(0.25 * 0.75 / games)
