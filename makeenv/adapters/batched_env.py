@@ -170,6 +170,7 @@ class BatchedEnv(VectorEnv):
             self._failed_at,
             self._err,
             self._err_valid,
+            self.game.init_args,
         )
         self._raise_on_failure()
         self._started = True
@@ -215,6 +216,7 @@ class BatchedEnv(VectorEnv):
             self._failed_at,
             self._err,
             self._err_valid,
+            self.game.init_args,
         )
         self._raise_on_failure()
         infos: dict[str, Any] = {"action_mask": self._out(self._masks)}

@@ -29,7 +29,7 @@ L = _h["loop"]  # the runner's loop module for these bots (bot_move, call_bot)
 CACHE = _h["cache"]
 PARALLEL = _h["parallel"]  # chunks run on numba's threads
 
-N_PLAYERS, N_ACTIONS = R.N_PLAYERS, R.N_ACTIONS
+N_ACTIONS = R.N_ACTIONS
 RUNNING, TRUNCATED, FAILED, NOT_FOUND = R.RUNNING, R.TRUNCATED, R.FAILED, R.NOT_FOUND
 BOTS_RANDOM = L.BOTS_RANDOM
 getAgentState, getPlayerState, getValidActions = R.getAgentState, R.getPlayerState, R.getValidActions
@@ -51,11 +51,12 @@ LOSS, DRAW, WIN = -1, 0, 1
 def let_bots_move(env, steps, me, seat_slot, slot_fn, bots, err, err_valid, game):
     """Bots move until the agent (seat ``me``) is to move (RUNNING) or the game ends (ENDED,
     TRUNCATED); FAILED after recording an error. Returns (that status, the steps played)."""
+    players = seat_slot.shape[0]
     while True:
-        now = status(env, steps, err, err_valid, game)
+        now = status(env, steps, err, err_valid, game, players)
         if now != RUNNING:
             return now, steps
-        p = to_move(env, err, err_valid, game, steps)
+        p = to_move(env, err, err_valid, game, steps, players)
         if p == NOT_FOUND:
             return FAILED, steps
         if p == me:
@@ -74,18 +75,18 @@ def let_bots_move(env, steps, me, seat_slot, slot_fn, bots, err, err_valid, game
 def bots_final_turns(env, me, seat_slot, slot_fn, bots):
     """Every bot sees its final state (the action is ignored), as in a run."""
     if not BOTS_RANDOM:
-        for p in range(N_PLAYERS):
+        for p in range(seat_slot.shape[0]):
             if p != me:
                 slot = seat_slot[p]
                 call_bot(slot_fn[slot], getPlayerState(env, p), bots[slot])
 
 
 @njit(cache=CACHE, inline="always")
-def deal(env, seat_slot, fixed_seat, err, err_valid, game):
+def deal(env, seat_slot, fixed_seat, err, err_valid, game, init_args):
     """A new game in ``env``, the agent's seat (``fixed_seat``, or drawn when -1) and the opponents'
     slots in the other seats, shuffled as the runner shuffles them. Returns the agent's seat, or
     -1 after recording that initEnv's env has another length than the batch's."""
-    fresh = new_env()
+    fresh = new_env(init_args)
     if fresh.shape[0] != env.shape[0]:
         fail(err, err_valid, ENV_LENGTH_CHANGED, -1, -1.0, ACTOR_GAME, game, 0, fresh)
         return -1
@@ -99,12 +100,12 @@ def deal(env, seat_slot, fixed_seat, err, err_valid, game):
 
 
 @njit(cache=CACHE, inline="always")
-def new_episode(env, seat_slot, slot_fn, bots, fixed_seat, err, err_valid, game):
+def new_episode(env, seat_slot, slot_fn, bots, fixed_seat, err, err_valid, game, init_args):
     """Deal a game and let the bots move up to the agent's first turn. Returns (CHUNK_OK, the
     agent's seat, steps played); games that end before that turn are dealt again (CHUNK_STUCK
     after MAX_DEALS of them)."""
     for _ in range(MAX_DEALS):
-        me = deal(env, seat_slot, fixed_seat, err, err_valid, game)
+        me = deal(env, seat_slot, fixed_seat, err, err_valid, game, init_args)
         if me < 0:
             return CHUNK_FAILED, 0, 0
         now, steps = let_bots_move(env, 0, me, seat_slot, slot_fn, bots, err, err_valid, game)
@@ -123,7 +124,7 @@ def new_episode(env, seat_slot, slot_fn, bots, fixed_seat, err, err_valid, game)
 def load(i, envs, seat_slot, bot_data, env, slots, bots):
     for k in range(env.shape[0]):
         env[k] = envs[i, k]
-    for p in range(N_PLAYERS):
+    for p in range(slots.shape[0]):
         slots[p] = seat_slot[i, p]
     if not BOTS_RANDOM:
         for s in range(bots.shape[0]):
@@ -135,7 +136,7 @@ def load(i, envs, seat_slot, bot_data, env, slots, bots):
 def store(i, env, slots, bots, me, steps, envs, seat_slot, bot_data, seats, steps_of):
     for k in range(env.shape[0]):
         envs[i, k] = env[k]
-    for p in range(N_PLAYERS):
+    for p in range(slots.shape[0]):
         seat_slot[i, p] = slots[p]
     if not BOTS_RANDOM:
         for s in range(bots.shape[0]):
@@ -158,12 +159,12 @@ def observe(i, env, me, states, obs, masks):
 
 
 @njit(cache=CACHE)
-def workspace(envs, states, bot_data):
+def workspace(envs, states, seat_slot, bot_data):
     """A chunk's own arrays: env, state, seats of one game, its bots' data, error record."""
     return (
         np.empty(envs.shape[1]),
         np.empty(states.shape[1]),
-        np.empty(N_PLAYERS, dtype=np.int64),
+        np.empty(seat_slot.shape[1], dtype=np.int64),
         np.empty((bot_data.shape[1], bot_data.shape[2])),
         np.zeros(ERR_SIZE),
         np.zeros(N_ACTIONS),
@@ -190,14 +191,15 @@ def reset_chunk(
     masks,
     err_out,
     err_valid_out,
+    init_args,
 ):
     """New games ``lo..hi-1``, each up to the agent's first move. Returns (CHUNK_*, failed game)."""
     np.random.seed(seed)
-    env, state, slots, bots, err, err_valid = workspace(envs, states, bot_data)
+    env, state, slots, bots, err, err_valid = workspace(envs, states, seat_slot, bot_data)
     slot_fn = slot_fn.copy()
     for i in range(lo, hi):
         load(i, envs, seat_slot, bot_data, env, slots, bots)
-        code, me, steps = new_episode(env, slots, slot_fn, bots, fixed_seat, err, err_valid, i)
+        code, me, steps = new_episode(env, slots, slot_fn, bots, fixed_seat, err, err_valid, i, init_args)
         if code != CHUNK_OK:
             err_out[:] = err
             err_valid_out[:] = err_valid
@@ -235,14 +237,15 @@ def step_chunk(
     invalid,
     err_out,
     err_valid_out,
+    init_args,
 ):
     """The agent's action in each game ``lo..hi-1``, the bots' replies, and a new game where one
     ended. Returns (CHUNK_*, failed game)."""
     np.random.seed(seed)
-    env, state, slots, bots, err, err_valid = workspace(envs, states, bot_data)
+    env, state, slots, bots, err, err_valid = workspace(envs, states, seat_slot, bot_data)
     slot_fn = slot_fn.copy()
-    winners = np.empty(N_PLAYERS)
-    returns = np.empty(N_PLAYERS)
+    winners = np.empty(seat_slot.shape[1])
+    returns = np.empty(seat_slot.shape[1])
     for i in range(lo, hi):
         load(i, envs, seat_slot, bot_data, env, slots, bots)
         for k in range(state.shape[0]):  # the state the agent was shown, exactly
@@ -272,7 +275,7 @@ def step_chunk(
             terminated[i] = not truncated[i]
             count = settle(env, truncated[i], winners, returns)
             rewards[i] = returns[me]
-            if count == 0 or count == N_PLAYERS:
+            if count == 0 or count == slots.shape[0]:
                 results[i] = DRAW
             else:
                 results[i] = WIN if winners[me] == 1.0 else LOSS
@@ -282,7 +285,7 @@ def step_chunk(
         final = getPlayerState(env, me)
         for k in range(final.shape[0]):
             final_obs[i, k] = final[k]
-        code, me, steps = new_episode(env, slots, slot_fn, bots, fixed_seat, err, err_valid, i)
+        code, me, steps = new_episode(env, slots, slot_fn, bots, fixed_seat, err, err_valid, i, init_args)
         if code != CHUNK_OK:
             err_out[:] = err
             err_valid_out[:] = err_valid
@@ -316,6 +319,7 @@ def reset_batch(
     failed_at,
     err,
     err_valid,
+    init_args,
 ):
     """A new game in every slot of the batch, each up to the agent's first move."""
     n_chunks, n = seeds.shape[0], envs.shape[0]
@@ -336,6 +340,7 @@ def reset_batch(
             masks,
             err[c],
             err_valid[c],
+            init_args,
         )
 
 
@@ -367,6 +372,7 @@ def step_batch(
     failed_at,
     err,
     err_valid,
+    init_args,
 ):
     """One agent move in every game of the batch (see ``step_chunk``)."""
     n_chunks, n = seeds.shape[0], envs.shape[0]
@@ -398,6 +404,7 @@ def step_batch(
             invalid,
             err[c],
             err_valid[c],
+            init_args,
         )
 
 

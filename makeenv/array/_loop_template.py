@@ -21,6 +21,7 @@ from makeenv.array.errors import (
     ERR_PLAYER,
     ERR_STEP,
 )
+from makeenv.array.results import STAT_STEPS
 from makeenv.array.templates import MAX_BOT_FUNCTIONS
 
 _h = take_handoff(__name__)
@@ -32,9 +33,8 @@ N_BOT_FUNCS = len(BOTS)
 BOTS_RANDOM = N_BOT_FUNCS == 0
 ALL_RANDOM = AGENT_KIND == "random" and BOTS_RANDOM
 
-N_PLAYERS = R.N_PLAYERS
 RUNNING, TRUNCATED, FAILED, NOT_FOUND = R.RUNNING, R.TRUNCATED, R.FAILED, R.NOT_FOUND
-CTL_ME, CTL_STEPS, CTL_GAME = R.CTL_ME, R.CTL_STEPS, R.CTL_GAME
+CTL_ME, CTL_STEPS, CTL_GAME, CTL_PLAYERS = R.CTL_ME, R.CTL_STEPS, R.CTL_GAME, R.CTL_PLAYERS
 MOVE, OVER = 0, 1
 getAgentState, getPlayerState = R.getAgentState, R.getPlayerState
 new_env, status, to_move, checked_action, apply = R.new_env, R.status, R.to_move, R.checked_action, R.apply
@@ -97,7 +97,7 @@ def final_turns(env, me, agent_data, seat_slot, slot_fn, bot_data, err, game, st
     """Every compiled player's final turn, in seat order: each sees its final state (the answers are
     ignored). The built-in random agent and bots have no memory, so theirs are skipped, and so are
     the Python seats' (slot_fn -1: Python gives them theirs). Returns agent_data."""
-    for p in range(N_PLAYERS):
+    for p in range(seat_slot.shape[0]):
         if p == me:
             if AGENT_KIND != "random":
                 state = getPlayerState(env, p)
@@ -113,16 +113,17 @@ def final_turns(env, me, agent_data, seat_slot, slot_fn, bot_data, err, game, st
 
 
 @njit(cache=CACHE)
-def play_one(agent_data, bot_data, slot_fn, seat_slot, me, stats, winners, returns, err, err_valid, game):
+def play_one(agent_data, bot_data, slot_fn, seat_slot, me, stats, winners, returns, err, err_valid, game, init_args):
     """One game with the agent in seat ``me``; returns (False after an error, agent_data)."""
-    env = new_env()
+    players = seat_slot.shape[0]
+    env = new_env(init_args)
     steps = 0
     now = RUNNING
     while True:
-        now = status(env, steps, err, err_valid, game)
+        now = status(env, steps, err, err_valid, game, players)
         if now != RUNNING:
             break
-        p = to_move(env, err, err_valid, game, steps)
+        p = to_move(env, err, err_valid, game, steps, players)
         if p == NOT_FOUND:
             return False, agent_data
         state = getAgentState(env)
@@ -149,19 +150,76 @@ def play_one(agent_data, bot_data, slot_fn, seat_slot, me, stats, winners, retur
 
 
 @njit(cache=CACHE)
-def n_games(num_games, agent_data, bot_data, slot_fn, stats, err, err_valid, first_game):
-    """Play ``num_games`` games, seats dealt each game; returns (games completed, agent_data)."""
-    seat_slot = np.empty(N_PLAYERS, dtype=np.int64)
-    winners = np.empty(N_PLAYERS, dtype=np.float64)
-    returns = np.empty(N_PLAYERS, dtype=np.float64)
+def n_games(num_games, agent_data, bot_data, slot_fn, stats, err, err_valid, first_game, init_args):
+    """Play ``num_games`` games, seats dealt each game (one row of ``stats`` per seat: its rows are the
+    player count; ``init_args``: initEnv's arguments); returns (games completed, agent_data)."""
+    players = stats.shape[0]
+    seat_slot = np.empty(players, dtype=np.int64)
+    winners = np.empty(players, dtype=np.float64)
+    returns = np.empty(players, dtype=np.float64)
     for g in range(num_games):
         me = deal_seats(seat_slot, not BOTS_RANDOM)
         ok, agent_data = play_one(
-            agent_data, bot_data, slot_fn, seat_slot, me, stats, winners, returns, err, err_valid, first_game + g
+            agent_data,
+            bot_data,
+            slot_fn,
+            seat_slot,
+            me,
+            stats,
+            winners,
+            returns,
+            err,
+            err_valid,
+            first_game + g,
+            init_args,
         )
         if not ok:
             return g, agent_data
     return num_games, agent_data
+
+
+@njit(cache=CACHE)
+def seated_games(
+    seeds,
+    agent_data,
+    bot_data,
+    slot_fn,
+    seat_slot,
+    me,
+    stats,
+    winners,
+    returns,
+    lengths,
+    err,
+    err_valid,
+    first,
+    init_args,
+):
+    """One game per seed with the seats fixed (the agent in ``me``, the bot slots as in ``seat_slot``),
+    numba's generator seeded before each: game ``g``'s winners and returns into row ``g`` of
+    ``winners`` and ``returns``, its length into ``lengths[g]``. Stops at the first error (game
+    ``first + g`` in the record). Returns (games completed, agent_data)."""
+    for g in range(seeds.shape[0]):
+        np.random.seed(seeds[g])
+        before = stats[me, STAT_STEPS]
+        ok, agent_data = play_one(
+            agent_data,
+            bot_data,
+            slot_fn,
+            seat_slot,
+            me,
+            stats,
+            winners[g],
+            returns[g],
+            err,
+            err_valid,
+            first + g,
+            init_args,
+        )
+        if not ok:
+            return g, agent_data
+        lengths[g] = stats[me, STAT_STEPS] - before
+    return seeds.shape[0], agent_data
 
 
 @njit(cache=CACHE)
@@ -172,11 +230,12 @@ def py_advance(env, ctl, seat_slot, slot_fn, bot_data, stats, winners, returns, 
     me = int(ctl[CTL_ME])
     game = int(ctl[CTL_GAME])
     steps = int(ctl[CTL_STEPS])
+    players = int(ctl[CTL_PLAYERS])
     while True:
-        now = status(env, steps, err, err_valid, game)
+        now = status(env, steps, err, err_valid, game, players)
         if now != RUNNING:
             break
-        p = to_move(env, err, err_valid, game, steps)
+        p = to_move(env, err, err_valid, game, steps, players)
         if p == NOT_FOUND:
             return FAILED, -1, env
         state = getAgentState(env)

@@ -1,8 +1,9 @@
 """The referee of one array game: how a game is stepped, compiled once per game (a source template).
 
-``makeenv.array.cache`` loads this source as a module of its own for each game (and parameter
-values), after putting the game's contract functions in a hand-off dict: numba sees them as
-compile-time constants. These functions are the one definition of how a game is stepped:
+``makeenv.array.cache`` loads this source as a module of its own for each game, after putting the
+game's contract functions in a hand-off dict: numba sees them as compile-time constants. The
+player count and the game's parameters (initEnv's arguments) are run-time arguments, so one
+compilation serves every player count and parameter value. These functions are the one definition of how a game is stepped:
 whose turn it is, which actions are acceptable, what stepEnv's return value means, when a game is
 over (its end, its TURN_LIMIT, the safety bound) and what its outcome is (winners, returns). The
 runner's compiled loops (``_loop_template.py``) call them, and so does
@@ -63,8 +64,6 @@ isValidAction = _h["isValidAction"]  # optional
 HAS_WINNERS = getWinners is not None
 HAS_RETURNS = getReturns is not None
 HAS_IS_VALID = isValidAction is not None
-INIT_ARGS = _h["init_args"]  # the game's PARAMETERS values, passed to initEnv
-N_PLAYERS = _h["n_players"]
 N_ACTIONS = _h["n_actions"]
 MAX_STEPS = _h["max_steps"]  # safety bound: a longer game is an error ...
 TURN_LIMIT = _h["turn_limit"]  # ... unless the game declares a TURN_LIMIT (0: none)
@@ -73,14 +72,15 @@ CACHE = _h["cache"]
 # a game's status, as the referee reports it
 RUNNING, ENDED, TRUNCATED, FAILED = 0, 1, 2, -1
 NOT_FOUND = -1
-# ``ctl`` of a game driven from Python: [agent's seat, steps played, index of the game]
-CTL_ME, CTL_STEPS, CTL_GAME = 0, 1, 2
+# ``ctl`` of a game driven from Python: [agent's seat, steps played, index of the game, players]
+CTL_ME, CTL_STEPS, CTL_GAME, CTL_PLAYERS = 0, 1, 2, 3
+CTL_SIZE = 4
 
 
 @njit(cache=CACHE, inline="always")
-def new_env():
-    """A new game (initEnv with the game's parameters)."""
-    return initEnv(*INIT_ARGS)
+def new_env(init_args):
+    """A new game: initEnv with the game's parameter values (a tuple, () for a game without any)."""
+    return initEnv(*init_args)
 
 
 @njit(cache=CACHE)
@@ -105,7 +105,7 @@ def fail(err, err_valid, code, player, action, actor, game, step, state):
 
 
 @njit(cache=CACHE, inline="always")
-def status(env, steps, err, err_valid, game):
+def status(env, steps, err, err_valid, game, players):
     """RUNNING, ENDED, TRUNCATED (the game's TURN_LIMIT) or FAILED (error recorded)."""
     code = checkEnded(env)
     if code == -1:
@@ -115,17 +115,17 @@ def status(env, steps, err, err_valid, game):
             fail(err, err_valid, GAME_TOO_LONG, -1, -1.0, ACTOR_GAME, game, steps, env)
             return FAILED
         return RUNNING
-    if code < -1 or code > N_PLAYERS:
+    if code < -1 or code > players:
         fail(err, err_valid, ENDED_OUT_OF_RANGE, code, -1.0, ACTOR_GAME, game, steps, env)
         return FAILED
     return ENDED
 
 
 @njit(cache=CACHE, inline="always")
-def to_move(env, err, err_valid, game, steps):
+def to_move(env, err, err_valid, game, steps, players):
     """The player to move, or NOT_FOUND after recording that getCurrentPlayer is out of range."""
     p = getCurrentPlayer(env)
-    if p < 0 or p >= N_PLAYERS:
+    if p < 0 or p >= players:
         fail(err, err_valid, PLAYER_OUT_OF_RANGE, p, -1.0, ACTOR_GAME, game, steps, env)
         return NOT_FOUND
     return p
@@ -173,27 +173,28 @@ def settle(env, truncated, winners, returns):
     getReturns, else +1 per winner and -1 per loser, 0 for all on a draw (nobody or everybody won).
     A truncated game (TURN_LIMIT) is a draw with returns 0.
     """
-    for i in range(N_PLAYERS):
+    players = winners.shape[0]
+    for i in range(players):
         winners[i] = 0.0
     count = 0
     if not truncated:
         code = checkEnded(env)
-        if code >= 0 and code < N_PLAYERS:
+        if code >= 0 and code < players:
             winners[code] = 1.0
             count = 1
         elif HAS_WINNERS:
             shared = getWinners(env)
-            for i in range(N_PLAYERS):
+            for i in range(players):
                 if shared[i] == 1.0:
                     winners[i] = 1.0
                     count += 1
-    draw = count == 0 or count == N_PLAYERS
+    draw = count == 0 or count == players
     if HAS_RETURNS and not truncated:
         values = getReturns(env)
-        for i in range(N_PLAYERS):
+        for i in range(players):
             returns[i] = values[i]
     else:
-        for i in range(N_PLAYERS):
+        for i in range(players):
             returns[i] = 0.0 if draw else (1.0 if winners[i] == 1.0 else -1.0)
     return count
 
@@ -206,7 +207,7 @@ def record(stats, me, winners, returns, count, steps, truncated):
     stats[me, STAT_RETURN] += returns[me]
     if truncated:
         stats[me, STAT_TRUNCATED] += 1.0
-    if count == 0 or count == N_PLAYERS:
+    if count == 0 or count == winners.shape[0]:
         stats[me, STAT_DRAWS] += 1.0
     elif winners[me] == 1.0:
         stats[me, STAT_WINS] += 1.0
@@ -255,17 +256,18 @@ def random_move(state, err, err_valid, p, actor, game, steps):
 def deal_seats(seat_slot, shuffle):
     """Seat the agent uniformly at random and the opponent slots 0..players-2 in the other seats,
     in random order when ``shuffle`` (the seed's List_other shuffle); ``seat_slot[p]`` is -1 for
-    the agent's seat. Returns the agent's seat."""
-    me = int(np.random.random() * N_PLAYERS)
+    the agent's seat (one entry per seat: its length is the player count). Returns the agent's seat."""
+    players = seat_slot.shape[0]
+    me = int(np.random.random() * players)
     k = 0
-    for p in range(N_PLAYERS):
+    for p in range(players):
         if p == me:
             seat_slot[p] = -1
         else:
             seat_slot[p] = k
             k += 1
-    if shuffle and N_PLAYERS > 2:
-        for i in range(N_PLAYERS - 2, 0, -1):  # Fisher-Yates over the opponents' seats
+    if shuffle and players > 2:
+        for i in range(players - 2, 0, -1):  # Fisher-Yates over the opponents' seats
             j = int(np.random.random() * (i + 1))
             a = i if i < me else i + 1
             b = j if j < me else j + 1
@@ -277,9 +279,9 @@ def deal_seats(seat_slot, shuffle):
 
 
 @njit(cache=CACHE)
-def match_step(action, env, err, err_valid, actor, steps):
+def match_step(action, env, err, err_valid, actor, steps, players):
     """Check ``action`` for the player to move and apply it; False after recording an error."""
-    p = to_move(env, err, err_valid, 0, steps)
+    p = to_move(env, err, err_valid, 0, steps, players)
     if p == NOT_FOUND:
         return False
     state = getAgentState(env)
@@ -290,12 +292,13 @@ def match_step(action, env, err, err_valid, actor, steps):
 
 
 @njit(cache=CACHE)
-def py_new_game(ctl, seat_slot, game, shuffle):
+def py_new_game(ctl, seat_slot, game, shuffle, init_args):
     """Deal the seats and start a game driven from Python; returns its env."""
     ctl[CTL_ME] = deal_seats(seat_slot, shuffle)
     ctl[CTL_STEPS] = 0.0
     ctl[CTL_GAME] = game
-    return new_env()
+    ctl[CTL_PLAYERS] = seat_slot.shape[0]
+    return new_env(init_args)
 
 
 @njit(cache=CACHE)
@@ -303,7 +306,7 @@ def py_step(action, env, ctl, actor, err, err_valid):
     """Check and apply a Python seat's action (a float); False after recording an error."""
     steps = int(ctl[CTL_STEPS])
     game = int(ctl[CTL_GAME])
-    p = to_move(env, err, err_valid, game, steps)
+    p = to_move(env, err, err_valid, game, steps, int(ctl[CTL_PLAYERS]))
     if p == NOT_FOUND:
         return False
     state = getAgentState(env)

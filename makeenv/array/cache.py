@@ -98,8 +98,6 @@ def referee_module(env: ArrayEnv) -> Any:
     key = (
         "referee",
         tuple(id(f) for f in functions.values()),
-        env.init_args,
-        env.players,
         env.max_steps,
         env.turn_limit,
     )
@@ -108,16 +106,12 @@ def referee_module(env: ArrayEnv) -> Any:
         if module is None:
             handoff = {
                 **functions,
-                "init_args": env.init_args,
-                "n_players": env.players,
                 "n_actions": int(env.getActionSize()),
                 "max_steps": env.max_steps,
                 "turn_limit": env.turn_limit,
             }
             sources = [(label, func) for label, func in functions.items()]
-            settings = [
-                f"{k}={handoff[k]!r}" for k in ("init_args", "n_players", "n_actions", "max_steps", "turn_limit")
-            ]
+            settings = [f"{k}={handoff[k]!r}" for k in ("n_actions", "max_steps", "turn_limit")]
             module = _build(TEMPLATES["referee"], handoff, sources, settings, env.folder)
             _MODULES[key] = module
             _KEEP[key] = tuple(functions.values())

@@ -93,7 +93,7 @@ class Match:
             self.reseed()
         elif seed is not None:
             self.core.seed(int(seed) % 2**32)
-        self.array = np.asarray(self.core.new_env(), dtype=np.float64)
+        self.array = np.asarray(self.core.new_env(self.env.init_args), dtype=np.float64)
         self.steps = 0
         self.history = []
         self._outcome = None
@@ -116,7 +116,7 @@ class Match:
         )
 
     def _read_status(self) -> int:
-        code = self.core.status(self.array, self.steps, self._err, self._err_valid, 0)
+        code = self.core.status(self.array, self.steps, self._err, self._err_valid, 0, self.players)
         if code == self.core.FAILED:
             self._raise()
         return int(code)
@@ -136,7 +136,7 @@ class Match:
         """The player to move (None once the game is over)."""
         if self.over:
             return None
-        player = self.core.to_move(self.array, self._err, self._err_valid, 0, self.steps)
+        player = self.core.to_move(self.array, self._err, self._err_valid, 0, self.steps, self.players)
         if player < 0:
             self._raise()
         return int(player)
@@ -208,7 +208,9 @@ class Match:
                 )
             )
         before = self.array.copy()
-        ok = self.core.match_step(float(action), self.array, self._err, self._err_valid, E.ACTOR_AGENT, self.steps)
+        ok = self.core.match_step(
+            float(action), self.array, self._err, self._err_valid, E.ACTOR_AGENT, self.steps, self.players
+        )
         if not ok:
             self.array[:] = before
             self._raise(lambda actor, p: name)

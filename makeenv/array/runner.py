@@ -254,15 +254,15 @@ def _warm_up(plan: Plan, agent_data: Any) -> None:
     err, err_valid = E.new_record(), np.zeros(int(env.getActionSize()))
     stats = new_stats(env.players)
     if plan.python_seats:
-        ctl, seat_slot = np.zeros(3), np.zeros(env.players, dtype=np.int64)
+        ctl, seat_slot = np.zeros(plan.referee.CTL_SIZE), np.zeros(env.players, dtype=np.int64)
         winners, returns = np.zeros(env.players), np.zeros(env.players)
-        game = plan.referee.py_new_game(ctl, seat_slot, 0, plan.shuffle)
+        game = plan.referee.py_new_game(ctl, seat_slot, 0, plan.shuffle, env.init_args)
         module.py_advance(
             game, ctl, seat_slot, plan.slot_fn, plan.fresh_bot_data(), stats, winners, returns, err, err_valid
         )
         plan.referee.py_step(0.0, game, ctl, E.ACTOR_AGENT, err, err_valid)
     else:
-        module.n_games(0, agent_data, plan.fresh_bot_data(), plan.slot_fn, stats, err, err_valid, 0)
+        module.n_games(0, agent_data, plan.fresh_bot_data(), plan.slot_fn, stats, err, err_valid, 0, env.init_args)
 
 
 def _clear_numba_cache(env: ArrayEnv) -> bool:
@@ -333,7 +333,15 @@ def _play_numba(
         started = time.perf_counter()
         try:
             played, agent_data = plan.module.n_games(
-                size, agent_data, bot_data, plan.slot_fn, stats, err, err_valid, first_game + done
+                size,
+                agent_data,
+                bot_data,
+                plan.slot_fn,
+                stats,
+                err,
+                err_valid,
+                first_game + done,
+                plan.env.init_args,
             )
         except Exception as exc:  # a compiled agent raised, or compile errors for another agent_data type
             _raise_loop_exception(plan, agent_data, err, exc)
@@ -344,6 +352,79 @@ def _play_numba(
         if progress is not None:
             progress(done, num_games)
     return agent_data
+
+
+@dataclass
+class SeatedGames:
+    """Games played with the seats fixed (``play_seated``), one row per game."""
+
+    winners: np.ndarray  # (games, players): 1.0 for each winner
+    returns: np.ndarray  # (games, players)
+    lengths: np.ndarray  # (games,): moves played
+    errors: dict[int, tuple[int, Exception]]  # game index -> (the seat at fault, what it did); rows zero
+    agent_data: Any
+
+
+def play_seated(
+    plan: Plan, me: int, seat_slot: np.ndarray, seeds: np.ndarray, agent_data: Any, bot_data: Any = None
+) -> SeatedGames:
+    """One game per seed with the agent in seat ``me`` and opponent slot ``seat_slot[p]`` in seat
+    ``p`` (-1 at ``me``), numba's generator seeded with the game's seed first: every seat's
+    winners, returns and length per game, for tournaments that fix the seating themselves. A game
+    stopped by an invalid action or a policy that raised is kept in ``errors`` and play goes on
+    with the next seed. Needs a plan whose seats are all compiled (no Python policy)."""
+    if plan.python_seats:
+        raise ValueError(f"{plan.env.name}: play_seated needs numba policies in every seat; a Python one is seated")
+    players = plan.env.players
+    seat_slot = np.asarray(seat_slot, dtype=np.int64)
+    if seat_slot.shape != (players,) or seat_slot[me] != -1:
+        raise ValueError(
+            f"{plan.env.name}: seat_slot must hold one slot per seat ({players}) and -1 at the agent's seat {me}, "
+            f"got {seat_slot.tolist()}"
+        )
+    seeds = np.asarray(seeds, dtype=np.int64)
+    games = seeds.shape[0]
+    winners, returns, lengths = np.zeros((games, players)), np.zeros((games, players)), np.zeros(games)
+    errors: dict[int, tuple[int, Exception]] = {}
+    bot_data = plan.fresh_bot_data() if bot_data is None else bot_data
+    err, err_valid = E.new_record(), np.zeros(int(plan.env.getActionSize()))
+    stats = new_stats(players)
+    done = 0
+    while done < games:
+        try:
+            played, agent_data = plan.module.seated_games(
+                seeds[done:],
+                agent_data,
+                bot_data,
+                plan.slot_fn,
+                seat_slot,
+                me,
+                stats,
+                winners[done:],
+                returns[done:],
+                lengths[done:],
+                err,
+                err_valid,
+                done,
+                plan.env.init_args,
+            )
+        except Exception as exc:  # a compiled policy raised in game err[ERR_GAME]
+            played = int(err[E.ERR_GAME]) - done
+            seat = int(err[E.ERR_PLAYER])
+            try:
+                _raise_loop_exception(plan, agent_data, err, exc)
+            except E.AgentRaisedError as raised:
+                errors[done + played] = (seat, raised)
+        else:
+            if err[E.ERR_CODE] != E.OK:
+                errors[done + played] = (int(err[E.ERR_PLAYER]), _error(plan, err, err_valid))
+        if done + played in errors:
+            winners[done + played] = returns[done + played] = 0.0
+            lengths[done + played] = 0.0
+            err[:] = 0.0
+            played += 1
+        done += played
+    return SeatedGames(winners, returns, lengths, errors, agent_data)
 
 
 def next_chunk(size: int, seconds: float) -> int:
@@ -359,7 +440,7 @@ def _play_python(
     env, module, referee = plan.env, plan.module, plan.referee
     n_actions, players = int(env.getActionSize()), env.players
     err, err_valid = E.new_record(), np.zeros(n_actions)
-    ctl, seat_slot = np.zeros(3), np.zeros(players, dtype=np.int64)
+    ctl, seat_slot = np.zeros(referee.CTL_SIZE), np.zeros(players, dtype=np.int64)
     winners, returns = np.zeros(players), np.zeros(players)
     bot_data = plan.fresh_bot_data()
     agent = env.random_agent if plan.agent_kind == "random" else plan.agent
@@ -369,8 +450,8 @@ def _play_python(
     every = max(1, num_games // 100)
     MOVE, OVER = module.MOVE, module.OVER
     for g in range(first_game, first_game + num_games):
-        game_env = referee.py_new_game(ctl, seat_slot, g, plan.shuffle)
-        me = int(ctl[0])
+        game_env = referee.py_new_game(ctl, seat_slot, g, plan.shuffle, env.init_args)
+        me = int(ctl[referee.CTL_ME])
         while True:
             try:
                 code, player, state = module.py_advance(
@@ -399,7 +480,7 @@ def _play_python(
                         n_actions,
                         np.asarray(env.getValidActions(state)),
                         env.describe_action,
-                        where=f"in game {g + 1} of the run, step {int(ctl[1]) + 1}",
+                        where=f"in game {g + 1} of the run, step {int(ctl[referee.CTL_STEPS]) + 1}",
                     )
                 )
             if not referee.py_step(float(action), game_env, ctl, actor, err, err_valid):
