@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import typer
@@ -23,6 +24,10 @@ your answer; the other seats are the bots of --level (default 1, or 0 for a game
 or the agent when you choose it on the page. Games judged by a jury (ScenarioPlanning-v0) take
 --jury SPEC (default: the local jury when the llm extra is installed, otherwise OpenRouter with
 OPENROUTER_API_KEY). -o NAME=VALUE sets a game option in both kinds.
+
+The page links to the leaderboard of the arena database (--db, default makeenv-arena.sqlite here):
+ratings with intervals, the win-rate matrix, and replays of the stored games. Type a name on the
+page to have the array games you finish stored there and rated with the agents (as human:NAME).
 
 The server listens on 127.0.0.1 (only this machine) on a free port unless --host / --port say
 otherwise, prints its URL and opens your browser unless --no-browser. Ctrl-C stops it.
@@ -120,6 +125,12 @@ def play(
     host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (0.0.0.0 exposes it to your network)."),
     port: int = typer.Option(0, "--port", "-p", min=0, max=65535, help="Port to listen on (0: a free port)."),
     no_browser: bool = typer.Option(False, "--no-browser", help="Do not open a browser; just print the URL."),
+    db: Path = typer.Option(
+        Path("makeenv-arena.sqlite"),
+        "--db",
+        help="The arena's SQLite file: the leaderboard page and replays read it; array games you finish under "
+        "a name are stored in it as the entrant human:NAME.",
+    ),
 ) -> None:
     """Serve GAME's page until Ctrl-C."""
     from makeenv.gui import create_app, serve
@@ -133,7 +144,7 @@ def play(
             if jury or jury_size:
                 raise typer.BadParameter("--jury and --jury-size are for text games only", param_hint="--jury")
             options = _array_options(agent, level, option)
-        application = create_app(game, **options)
+        application = create_app(game, arena_db=db, **options)
     except (typer.BadParameter, typer.Exit):
         raise
     except Exception as error:  # a clear one-line error instead of a traceback

@@ -14,7 +14,14 @@ state, isolated from every other session; the page talks to the server through a
 ``POST /api/sessions/{id}/rejudge``          text games: judge again after the judging failed
 ``GET  /api/sessions/{id}/history``          the whole game as a JSON download
 ``DELETE /api/sessions/{id}``                forget a session
+``GET  /leaderboard``  ``/leaderboard.js``   the arena's leaderboard page (``arena_db``)
+``GET  /api/arena/leaderboard``              ratings, win-rate matrix, kept games (``?game=&tournament=``)
+``POST /api/replays``                        ``{"id": N, "seat": p}``: a kept game replayed (an array game's
+                                             session, read-only), or a text game's turns
 ==========================================  ====================================================
+
+A person who starts a game with ``"name"`` (and an ``arena_db``) has it stored, once it ends, as
+the entrant ``human:NAME`` (``makeenv.arena.people``).
 
 Errors are JSON ``{"error": message}``: 400 for an invalid action or request, 404 for an unknown
 session, 409 when the session is busy (a text game's opponent or jury is still working), 500 when
@@ -40,6 +47,8 @@ STATIC_FILES = {  # route -> (file name, media type); nothing else is ever serve
     "/": ("index.html", "text/html; charset=utf-8"),
     "/app.js": ("app.js", "text/javascript; charset=utf-8"),
     "/style.css": ("style.css", "text/css; charset=utf-8"),
+    "/leaderboard": ("leaderboard.html", "text/html; charset=utf-8"),
+    "/leaderboard.js": ("leaderboard.js", "text/javascript; charset=utf-8"),
 }
 # The page runs only its own script: no inline scripts or event-handler attributes (a game's SVG is
 # inlined after cleaning, and this forbids whatever the cleaning might miss), no outside requests.
@@ -48,7 +57,7 @@ CONTENT_SECURITY_POLICY = (
     "img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
     "frame-ancestors 'none'"
 )
-SESSION_FIELDS = {"mode", "level", "seat", "seed"}
+SESSION_FIELDS = {"mode", "level", "seat", "seed", "name"}
 
 
 def reading(session: Any) -> Any:
@@ -121,6 +130,7 @@ def create_app(
     env_kwargs: dict[str, Any] | None = None,
     max_sessions: int = 1000,
     workers: int = 8,
+    arena_db: str | Path | None = None,
 ) -> Any:
     """Build the FastAPI app that serves ``game`` to the browser.
 
@@ -132,11 +142,14 @@ def create_app(
     ``makeenv.make`` (e.g. ``jury_class``, ``jury_size``); each session builds its own env (the
     agent object is shared, so it must be thread-safe). Sessions beyond
     ``max_sessions`` forget the least recently used; ``workers`` threads run text games' agents
-    and juries.
+    and juries. ``arena_db``: the arena's SQLite file the leaderboard page reads and where games
+    people play under a name are stored (None: no leaderboard, names are refused).
     """
     from fastapi import Body, FastAPI, Request
     from fastapi.exceptions import RequestValidationError
     from fastapi.responses import JSONResponse, Response
+
+    from makeenv.gui.arena_pages import ArenaBoard
 
     served = build_game(
         game,
@@ -149,6 +162,8 @@ def create_app(
         env_kwargs=env_kwargs,
     )
     store = SessionStore(max_sessions)
+    game_id = game if isinstance(game, str) else served.name
+    board = ArenaBoard(arena_db, game_id) if arena_db is not None else None
     static = _load_static()
     executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="makeenv-gui")
 
@@ -204,7 +219,40 @@ def create_app(
 
     @app.get("/api/info")
     def info() -> dict[str, Any]:
-        return served.info()
+        return {**served.info(), "arena": board is not None}
+
+    def need_board() -> ArenaBoard:
+        if board is None:
+            raise GuiError(404, "No arena database: start `makeenv play` with --db FILE to read and store games.")
+        return board
+
+    @app.get("/api/arena/leaderboard")
+    def arena_leaderboard(game: str | None = None, tournament: str | None = None) -> dict[str, Any]:
+        return need_board().leaderboard(game, tournament)
+
+    @app.post("/api/replays")
+    def new_replay(body: Any = Body(default=None)) -> dict[str, Any]:
+        options = body_dict(body)
+        replay = need_board().replay(options.get("id"), options.get("seat"))
+        if isinstance(replay, dict):  # a text game's turns: nothing to step through on the server
+            return replay
+        store.add(replay)
+        with replay.lock:
+            return replay.snapshot()
+
+    def player_name(name: Any, mode: str) -> str | None:
+        """The entrant ``human:NAME`` of a named person playing (stored on the leaderboard), or None."""
+        from makeenv.arena.people import person_entrant
+
+        if name is None or (isinstance(name, str) and not name.strip()) or mode != "play":
+            return None
+        if isinstance(served, TextGame):
+            raise GuiError(400, "Games in words are not stored on the leaderboard yet; play without a name.")
+        need_board()
+        try:
+            return person_entrant(name)
+        except ValueError as error:
+            raise GuiError(400, str(error)) from None
 
     @app.post("/api/sessions")
     def new_session(body: Any = Body(default=None)) -> dict[str, Any]:
@@ -216,6 +264,7 @@ def create_app(
             )
         mode = options.get("mode", "play")
         seed = parse_seed(options.get("seed"))
+        name = player_name(options.get("name"), mode)
         if isinstance(served, TextGame):
             if mode != "play":
                 raise GuiError(400, f"Unknown mode {mode!r}: a text game has only 'play'.")
@@ -228,7 +277,12 @@ def create_app(
                 raise GuiError(400, "No agent to watch: restart `makeenv play` with --agent SPEC.")
             level_ = parse_level(options.get("level"), served.levels, served.default_level)
             session = ArraySession(
-                served, mode, level_, parse_seat(options.get("seat"), served.players, allow_first=True), seed
+                served,
+                mode,
+                level_,
+                parse_seat(options.get("seat"), served.players, allow_first=True),
+                seed,
+                name,
             )
         store.add(session)
         with reading(session):
@@ -259,6 +313,8 @@ def create_app(
         if session.kind == "array":
             with session.lock:
                 session.act(options["action"])
+                if board is not None and session.player_name and session.match.over and session.arena_note is None:
+                    session.arena_note = board.record(session, game_id, dict(env_kwargs or {}))
                 return session.snapshot()
         session.act(options["action"])  # a text session locks inside, while its worker runs
         return session.snapshot()

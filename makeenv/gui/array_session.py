@@ -93,7 +93,7 @@ class ArrayGame:
             "kind": "array",
             "game": self.name,
             "players": self.players,
-            "options": dict(self.env.parameters),
+            "options": {**self.env.parameters, **getattr(self.env, "variant", {})},
             "action_size": self.action_size,
             "state_size": self.state_size,
             "actions": [{"action": a, "label": label} for a, label in enumerate(self.labels)],
@@ -141,9 +141,23 @@ class ArraySession:
     kind = "array"
 
     def __init__(
-        self, game: ArrayGame, mode: str, level: int, seat: int | Literal["first"] | None, seed: int | None = None
+        self,
+        game: ArrayGame,
+        mode: str,
+        level: int,
+        seat: int | Literal["first"] | None,
+        seed: int | None = None,
+        player_name: str | None = None,
     ):
         self.game = game
+        # A person playing under a name (the arena's entrant "human:NAME") plays a seeded game, kept
+        # move by move so that it replays; the app stores it on the leaderboard when it ends.
+        self.player_name = player_name if mode == "play" else None
+        self.record_seed: int | None = None
+        if self.player_name is not None:
+            seed = random.randrange(2**32) if seed is None else seed
+            self.record_seed = seed
+        self.arena_note: str | None = None  # what became of the stored game
         self.mode = mode
         self.level = level
         self.session_id = ""
@@ -223,6 +237,8 @@ class ArraySession:
             raise GuiError(400, "The game is over. Start a new game to play again.")
         try:
             with MOVE_LOCK:
+                if self.record_seed is not None:
+                    self.match.reseed()  # as the bots' moves do: the arena replays every move alike
                 self.match.step(action, who="You")
         except InvalidActionError as error:
             raise GuiError(400, str(error)) from None
@@ -350,6 +366,7 @@ class ArraySession:
             "status": status,
             "error": self.error,
             "result": result,
+            "arena_note": self.arena_note,
             "length": len(self.frames),
             "frame": self.frame(len(self.frames) - 1),
             "recent": self.recent(),

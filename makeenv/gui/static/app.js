@@ -198,6 +198,9 @@ async function start() {
     return;
   }
   const info = app.info;
+  $("leaderboard-link").hidden = !info.arena;
+  const replay = new URLSearchParams(location.search).get("replay");
+  if (replay) { await startReplay(replay); return; }
   document.title = `${info.game} · makeenv play`;
   $("game-name").textContent = info.game;
   const options = Object.entries(info.options || {}).filter(([name]) => name !== "players").map(([k, v]) => `${k}=${v}`);
@@ -206,7 +209,54 @@ async function start() {
   $("guide").innerHTML = markdown(info.readme || "_This game has no README._");
   $("new-game").addEventListener("click", newGame);
   if (info.kind === "array") setupArray(info); else setupText(info);
+  if (info.arena && info.kind === "array") {
+    $("name-wrap").hidden = false;
+    $("player-name").value = localStorage.getItem("makeenv-player-name") || "";
+    $("player-name").addEventListener("change", () => localStorage.setItem("makeenv-player-name", $("player-name").value.trim()));
+  }
   await newGame();
+}
+
+// ---------------------------------------------------------------- replays of stored games
+// A kept game of the arena's database (?replay=ID, linked from the leaderboard): an array game in
+// the history view (every state, read-only), a text game as its turns.
+async function startReplay(id) {
+  $("controls").hidden = true;
+  showLoading("Replaying the stored game…");
+  let replay;
+  try {
+    replay = await api("POST", "api/replays", { id: Number(id), seat: Number(new URLSearchParams(location.search).get("seat") || 0) });
+  } catch (error) {
+    showLoading("");
+    showError(error.message);
+    return;
+  } finally { showLoading(""); }
+  const title = `${replay.replay.game} · replay of game ${replay.replay.id}`;
+  document.title = `${title} · makeenv play`;
+  $("game-name").textContent = title;
+  $("game-kind").textContent = `${replay.replay.tournament} · seed ${replay.replay.seed}`;
+  if (replay.kind === "array") {
+    app.info = replay.info;
+    $("guide").innerHTML = markdown(replay.info.readme || "_This game has no README._");
+    setupArray(replay.info);
+    app.following = false;
+    applyArray(replay, 0);
+  } else {
+    showTextReplay(replay);
+  }
+}
+
+function showTextReplay(replay) {
+  $("text-view").hidden = false;
+  $("compose").hidden = true;
+  $("text-seatline").textContent = replay.replay.seats.map((name, p) => `Player ${p}: ${name}`).join(" · ");
+  $("transcript-wrap").querySelector("summary").textContent = `The game's ${replay.turns.length} turns`;
+  $("transcript").textContent = replay.turns.map((t, i) => `── Turn ${i + 1}: player ${t.seat} (${t.name}) was told:\n` +
+    `${t.observation}\n── and answered: ${t.answer === null ? `(nothing: ${t.error})` : t.answer}`).join("\n\n");
+  showBanner({ text: replay.result.text, outcome: "unknown" });
+  showError(replay.replay.forfeit ? `Forfeited: ${replay.replay.forfeit}` : "");
+  app.updates += 1;
+  document.body.dataset.updates = String(app.updates);
 }
 
 // ---------------------------------------------------------------- array games
@@ -260,6 +310,8 @@ async function newGame() {
   const seat = $("seat").value;
   if (app.info.kind === "array") {
     body.mode = $("mode").value;
+    const name = $("player-name").value.trim();
+    if (name && body.mode === "play" && !$("name-wrap").hidden) body.name = name;
     body.level = Number($("level").value);
     if (seat !== "") body.seat = seat === "first" ? "first" : Number(seat);
   } else {
@@ -303,14 +355,16 @@ function applyArray(session, index) {
   $("download").setAttribute("download", `${session.game}-history.json`);
   const names = session.seats.map((s) => s.player === session.seat
     ? `Player ${s.player}: ${s.name}` : `${s.name}${s.bot ? `: ${s.bot}` : ""}`);
-  $("seatline").textContent = [session.mode === "watch" ? "Watching" : "", `Level ${session.level}`, ...names]
-    .filter(Boolean).join(" · ");
+  $("seatline").textContent = (session.mode === "replay"
+    ? ["Replay", ...session.seat_names, `seen from player ${session.seat}`]
+    : [session.mode === "watch" ? "Watching" : "", `Level ${session.level}`, ...names]).filter(Boolean).join(" · ");
   showBanner(session.result);
   const returns = $("returns");
   returns.hidden = !session.result;
   if (session.result) {
     returns.textContent = "Returns: " + session.result.returns.map((r, p) => `${session.seat_names[p]} ${signed(r)}`).join(" · ") +
-      (session.result.truncated ? " · ended by the turn limit" : "");
+      (session.result.truncated ? " · ended by the turn limit" : "") +
+      (session.arena_note ? ` · ${session.arena_note}` : "");
   }
   showError(session.error ? session.error : "");
   const slider = $("history-slider");
