@@ -1,12 +1,15 @@
-"""Every game's speed side by side with its peers: random-vs-random games/s.
+"""Every game's speed side by side with its peers: random-vs-random games/s, first what a user's agent gets.
 
     python benchmarks/bench_games.py                 # every game (a few minutes on an idle core)
     python benchmarks/bench_games.py --quick         # fewer games and rounds
     python benchmarks/bench_games.py TicTacToe Hex   # some games (every variant of each)
     VIS_ENV_DIR=/path/to/ENV python benchmarks/bench_games.py SushiGo Durak Splendor ExplodingKittens
 
-makeenv plays ``env.run("random", N)``: the compiled loop, seats shuffled, every player's final
-turn included. Its peers play the same rules with uniformly random moves:
+makeenv is measured twice: first with a user's own ``@njit`` agent written the seed's way (a
+random choice among ``getValidActions(state)``, every final turn included), which is what a user
+gets, then with ``env.run("random", N)``, the built-in random agent (which skips the final turns
+and may use ``isValidAction``). Both play the compiled loop against random bots, seats shuffled.
+Its peers play the same rules with uniformly random moves:
 
 * OpenSpiel's Python loop (``pyspiel``: ``legal_actions``, chance outcomes, ``apply_action`` or
   ``apply_actions`` for simultaneous nodes), for the classic games;
@@ -14,7 +17,9 @@ turn included. Its peers play the same rules with uniformly random moves:
   compiled once), for TicTacToe and ConnectFour, when jax and pgx are installed
   (``pip install -e ".[bench]"``);
 * the seed's own library (vis/ENV, github.com/ngoxuanphong/ENV, never part of this repository):
-  its ``run(bot_lv0, n, per, 0)`` for its games, when VIS_ENV_DIR points at a local checkout.
+  its ``run(bot_lv0, n, per, 0)`` for its games, when VIS_ENV_DIR points at a local checkout;
+* a limit loop for TicTacToe and ConnectFour: a minimal numba bitboard game of random moves with
+  no contract, no checks and no agent call, written here, so the distance to the limit is printed.
 
 Each round runs every contender back to back, so a busy moment of the machine hurts them alike;
 a ratio is the median of the per-round ratios. Times are CPU times of this process
@@ -67,8 +72,18 @@ CASES = [
     Case("Durak", seed_game="Durak", games=20_000),
     Case("GoFish", seed_game="GoFish", games=20_000),
     Case("Fantan", seed_game="Fantan", games=5_000),
+    Case("Century", {"players": 5}, seed_game="Century", games=2_000),
+    Case("Poker", {"players": 9}, seed_game="Poker", games=5_000),
+    Case("WelcomeToTheDungeon", seed_game="WelcomeToTheDungeon_v1", games=20_000),
+    Case("WelcomeToTheDungeon2", seed_game="WelcomeToTheDungeon_v2", games=20_000),
+    Case("TLMN", seed_game="TLMN", games=20_000),
+    Case("MachiKoro", seed_game="MachiKoro", games=5_000),
     Case("Splendor", {"players": 4}, seed_game="Splendor", games=2_000),
+    Case("Splendor", {"players": 4, "actions": "compact"}, seed_game="Splendor_v2", games=2_000),
+    Case("Splendor", {"players": 4, "actions": "macro"}, seed_game="Splendor_v3", games=2_000),
     Case("ExplodingKittens", seed_game="Exploding_Kitten", games=20_000),
+    Case("ImplodingKittens", seed_game="Imploding_Kitten", games=10_000),
+    Case("Sheriff", seed_game="Sheriff", games=2_000),
 ]
 
 
@@ -81,10 +96,123 @@ def timed(fn: Callable[[], Any]) -> float:
 # ---- the contenders ---------------------------------------------------------------------------------
 
 
+def seed_idiom_agent(env: Any) -> Any:
+    """The seed's random agent, as a user writes it against this game's getValidActions."""
+    import numpy as np
+    from numba import njit
+
+    get_valid_actions = env.getValidActions
+
+    @njit
+    def agent(state, data):
+        valid = get_valid_actions(state)
+        idx = np.where(valid == 1)[0]
+        return idx[np.random.randint(0, len(idx))], data
+
+    return agent
+
+
+def user_agent_contender(case: Case) -> Callable[[int], None]:
+    env = makeenv.make(case.name, **case.options)
+    agent = seed_idiom_agent(env)
+    env.run(agent, 200, None, 0, seed=1)
+    return lambda n: env.run(agent, n, None, 0, seed=1)
+
+
 def makeenv_contender(case: Case) -> Callable[[int], None]:
     env = makeenv.make(case.name, **case.options)
     env.run("random", 200, None, 0, seed=1)
     return lambda n: env.run("random", n, None, 0, seed=1)
+
+
+def limit_contender(case: Case) -> Callable[[int], None] | None:
+    """The bitboard limit loop of TicTacToe or ConnectFour (None for other games)."""
+    loop = LIMIT_LOOPS.get(case.name)
+    if loop is None:
+        return None
+    loop(100, 0)
+    return lambda n: loop(n, 1)
+
+
+# ---- the limit loops: random play on bitboards, no contract ------------------------------------------
+
+
+def _limit_loops() -> dict[str, Callable[[int, int], int]]:
+    import numpy as np
+    from numba import njit
+
+    lines = np.array([0x7, 0x38, 0x1C0, 0x49, 0x92, 0x124, 0x111, 0x54], dtype=np.int64)
+
+    @njit(cache=True)
+    def kth_set_bit(bits, k):
+        for _ in range(k):
+            bits &= bits - 1
+        return bits & -bits
+
+    @njit(cache=True)
+    def tic_tac_toe(games, seed):
+        np.random.seed(seed)
+        wins = 0
+        for _ in range(games):
+            boards = [0, 0]
+            empty, player = 0x1FF, 0
+            while empty:
+                free = 0
+                bits = empty
+                while bits:
+                    bits &= bits - 1
+                    free += 1
+                move = kth_set_bit(empty, int(np.random.random() * free))
+                empty ^= move
+                boards[player] |= move
+                won = False
+                for line in lines:
+                    if boards[player] & line == line:
+                        won = True
+                if won:
+                    wins += 1
+                    break
+                player ^= 1
+        return wins
+
+    @njit(cache=True)
+    def connect_four_won(board):
+        for shift in (1, 7, 6, 8):  # vertical, horizontal, the two diagonals (7 bits per column)
+            pairs = board & (board >> shift)
+            if pairs & (pairs >> (2 * shift)):
+                return True
+        return False
+
+    @njit(cache=True)
+    def connect_four(games, seed):
+        np.random.seed(seed)
+        wins = 0
+        height = np.empty(7, dtype=np.int64)
+        open_cols = np.empty(7, dtype=np.int64)
+        for _ in range(games):
+            boards = [0, 0]
+            for c in range(7):
+                height[c] = 7 * c
+            player = 0
+            for _move in range(42):
+                count = 0
+                for c in range(7):
+                    if height[c] < 7 * c + 6:
+                        open_cols[count] = c
+                        count += 1
+                c = open_cols[int(np.random.random() * count)]
+                boards[player] |= 1 << height[c]
+                height[c] += 1
+                if connect_four_won(boards[player]):
+                    wins += 1
+                    break
+                player ^= 1
+        return wins
+
+    return {"TicTacToe": tic_tac_toe, "ConnectFour": connect_four}
+
+
+LIMIT_LOOPS = _limit_loops()
 
 
 def openspiel_contender(case: Case) -> Callable[[int], None] | None:
@@ -178,8 +306,12 @@ def seed_contender(case: Case) -> Callable[[int], None] | None:
 def bench(case: Case, rounds: int, quick: bool) -> list[str]:
     contenders: dict[str, tuple[Callable[[int], None], int]] = {}
     games = case.games // (5 if quick else 1)
+    contenders["user"] = (user_agent_contender(case), games)
     contenders["makeenv"] = (makeenv_contender(case), games)
     peers = []
+    limit = limit_contender(case)
+    if limit is not None:
+        peers.append(("limit", limit, games * 2))
     if case.openspiel:
         peers.append(("OpenSpiel", openspiel_contender(case), max(200, games // 20)))
     if case.pgx:
@@ -196,15 +328,34 @@ def bench(case: Case, rounds: int, quick: bool) -> list[str]:
             rates[label].append(played / timed(lambda fn=fn, count=count: fn(count)))
     row = [
         f"{case.name}{''.join(f' {k}={v}' for k, v in case.options.items())}",
+        f"{statistics.median(rates['user']):,.0f}",
         f"{statistics.median(rates['makeenv']):,.0f}",
     ]
     for label, _, _ in peers:
-        if label in rates:
-            ratio = statistics.median(m / p for m, p in zip(rates["makeenv"], rates[label]))
-            row.append(f"{label} {statistics.median(rates[label]):,.0f} ({ratio:.1f}x)")
-        else:
+        if label not in rates:
             row.append(f"{label}: not available")
+            continue
+        user = statistics.median(u / p for u, p in zip(rates["user"], rates[label]))
+        builtin = statistics.median(m / p for m, p in zip(rates["makeenv"], rates[label]))
+        if label == "limit":
+            row.append(f"limit {statistics.median(rates[label]):,.0f} (user {user:.0%}, built-in {builtin:.0%} of it)")
+        else:
+            row.append(f"{label} {statistics.median(rates[label]):,.0f} (user {user:.1f}x, built-in {builtin:.1f}x)")
     return row
+
+
+def cpu_name() -> str:
+    """The CPU's model name (for the figures' context)."""
+    import platform
+
+    try:
+        with open("/proc/cpuinfo") as info:
+            for line in info:
+                if line.startswith("model name"):
+                    return f"{line.split(':', 1)[1].strip()}, {os.cpu_count()} cores"
+    except OSError:
+        pass
+    return f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores"
 
 
 def main() -> None:
@@ -222,11 +373,12 @@ def main() -> None:
         f"makeenv {makeenv.__version__}, numba {__import__('numba').__version__}; CPU-time rates, medians of "
         f"{rounds} interleaved rounds; load average {load:.1f}"
     )
-    print("| game | makeenv games/s | peers games/s (makeenv's ratio) |")
-    print("|---|---|---|")
+    print(f"CPU: {cpu_name()}")
+    print("| game | user's @njit agent games/s | built-in random games/s | peers games/s (makeenv's ratios) |")
+    print("|---|---|---|---|")
     for case in cases:
         row = bench(case, rounds, args.quick)
-        print(f"| {row[0]} | {row[1]} | {'; '.join(row[2:])} |", flush=True)
+        print(f"| {row[0]} | {row[1]} | {row[2]} | {'; '.join(row[3:])} |", flush=True)
 
 
 if __name__ == "__main__":

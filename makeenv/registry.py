@@ -138,10 +138,66 @@ register(
 )
 register(
     EnvSpec(
+        id="Century",
+        kind="array",
+        entry_point="makeenv.games.century",
+        description="Century: Spice Road, 2 to 5 players trade and upgrade spices with merchant cards to buy point cards; 10-spice caravans, gold and silver coins; vis/ENV's rules (array env).",
+    )
+)
+register(
+    EnvSpec(
+        id="TLMN",
+        kind="array",
+        entry_point="makeenv.games.tlmn",
+        description="Tien Len Mien Nam: 2 to 4 players shed singles, pairs, straights and bombs that chop Twos; first out wins; vis/ENV's rules (array env).",
+    )
+)
+register(
+    EnvSpec(
+        id="Sheriff",
+        kind="array",
+        entry_point="makeenv.games.sheriff",
+        description="4 players smuggle goods past a rotating sheriff: bags, declarations, inspections, bribes, king and queen bonuses; vis/ENV's rules (array env).",
+    )
+)
+register(
+    EnvSpec(
+        id="Poker",
+        kind="array",
+        entry_point="makeenv.games.poker",
+        description="2 to 9 players play a No-Limit Texas Hold'em sit-and-go, 200 chips, blinds 1/2, up to 100 hands; vis/ENV's rules (array env).",
+    )
+)
+register(
+    EnvSpec(
+        id="WelcomeToTheDungeon",
+        kind="array",
+        entry_point="makeenv.games.welcome_to_the_dungeon",
+        description="4 players push their luck adding monsters to a dungeon or stripping the Warrior's or Rogue's items; the last one in runs it, resolved at once; vis/ENV's v1 rules (array env).",
+    )
+)
+register(
+    EnvSpec(
+        id="WelcomeToTheDungeon2",
+        kind="array",
+        entry_point="makeenv.games.welcome_to_the_dungeon2",
+        description="Welcome to the Dungeon with the Barbarian and the Mage: the dungeon fought monster by monster with the Vorpal Axe and the Polymorph; vis/ENV's v2 rules (array env).",
+    )
+)
+register(
+    EnvSpec(
         id="SushiGo",
         kind="array",
         entry_point="makeenv.games.sushi_go",
         description="2 to 5 players draft sushi cards with hidden picks over three rounds; vis/ENV's rules (array env).",
+    )
+)
+register(
+    EnvSpec(
+        id="MachiKoro",
+        kind="array",
+        entry_point="makeenv.games.machi_koro",
+        description="2 to 4 players roll dice to earn from their establishments and buy more; first with all four landmarks wins; vis/ENV's rules, the published ones as an option (array env).",
     )
 )
 register(
@@ -174,6 +230,14 @@ register(
         kind="array",
         entry_point="makeenv.games.exploding_kittens",
         description="2 to 5 players with hidden hands draw until they explode; Nope, Attack, Skip, Favor, cat combos; last one left wins; vis/ENV's rules (array env).",
+    )
+)
+register(
+    EnvSpec(
+        id="ImplodingKittens",
+        kind="array",
+        entry_point="makeenv.games.imploding_kittens",
+        description="ExplodingKittens with the Imploding Kittens expansion for 2 to 6 players: Reverse, Draw from the Bottom, Feral Cat, Alter the Future, Targeted Attack, a face-up Imploding Kitten; vis/ENV's rules (array env).",
     )
 )
 register(

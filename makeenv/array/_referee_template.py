@@ -68,6 +68,10 @@ N_ACTIONS = _h["n_actions"]
 MAX_STEPS = _h["max_steps"]  # safety bound: a longer game is an error ...
 TURN_LIMIT = _h["turn_limit"]  # ... unless the game declares a TURN_LIMIT (0: none)
 CACHE = _h["cache"]
+# the random agent's uniform draws over all actions before it builds the valid-action vector: a
+# draw costs about as much as building ~16 entries of it, so a game with many actions (few of
+# them valid, as in Breakthrough) draws more before building it
+RANDOM_DRAWS = max(4, N_ACTIONS // 16)
 
 # a game's status, as the referee reports it
 RUNNING, ENDED, TRUNCATED, FAILED = 0, 1, 2, -1
@@ -221,10 +225,10 @@ def record(stats, me, winners, returns, count, steps, truncated):
 def random_agent(state, data):
     """Pick uniformly among the valid actions (-1 when there is none).
 
-    With isValidAction, a few uniform draws over all actions are tried first (a draw that is valid
-    is uniform among the valid ones); only when they all miss is the valid-action vector built."""
+    With isValidAction, RANDOM_DRAWS uniform draws over all actions are tried first (a draw that is
+    valid is uniform among the valid ones); only when they all miss is the valid-action vector built."""
     if HAS_IS_VALID:
-        for _ in range(4):
+        for _ in range(RANDOM_DRAWS):
             a = int(np.random.random() * N_ACTIONS)
             if isValidAction(state, a):
                 return a, data

@@ -854,7 +854,7 @@ def check_describe(ctx: CheckContext) -> list[str]:
 def check_readme_tables(ctx: CheckContext) -> list[str]:
     """The README's action and state tables agree with getActionSize() and getStateSize()."""
     n_actions, size, _ = ctx.sizes()
-    return layout_problems(ctx.env.readme, n_actions, size)
+    return layout_problems(ctx.env.readme, n_actions, size, ctx.env.variant)
 
 
 CHECKS: dict[str, Callable[[CheckContext], list[str]]] = {

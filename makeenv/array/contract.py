@@ -64,6 +64,7 @@ OPTIONAL_CONSTANTS: dict[str, str] = {
     "SIMULTANEOUS": "True: turns come in rounds of one hidden move per player in seat order",
     "PRIVATE_ACTIONS": "actions whose identity other players do not see when played",
     "LEVELS": "{level: bot or (bot, bot, ...)}: the built-in opponents of levels 1, 2, ...",
+    "VARIANTS": "{option: {value: module path or None}}: other contract modules, e.g. another action encoding",
     "render": "render(state) -> SVG text, PNG bytes or a PIL image",
     "describe_action": "describe_action(action) -> str",
     "describe_state": "describe_state(state) -> str, for language-model players",
@@ -119,6 +120,7 @@ class ArrayEnv(types.ModuleType):
     getReturns: Callable[[np.ndarray], np.ndarray] | None
     isValidAction: Callable[[np.ndarray, int], bool] | None
     sampleEnv: Callable[[np.ndarray], np.ndarray] | None
+    variant: dict[str, str]  # the VARIANTS options chosen, e.g. {"actions": "compact"}
 
     def __init__(
         self,
@@ -131,12 +133,14 @@ class ArrayEnv(types.ModuleType):
     ) -> None:
         display = name or getattr(module, "NAME", None) or _default_name(module)
         super().__init__(f"makeenv.env.{display}", getattr(module, "__doc__", None))
-        self.module = module
         self.name: str = display
         if isinstance(max_steps, bool) or not isinstance(max_steps, (int, np.integer)) or max_steps < 1:
             raise ValueError(f"{display}: max_steps must be a positive int, got {max_steps!r}")
         self.max_steps = int(max_steps)
         self.folder = folder if folder is not None else _module_folder(module)
+        # a variant (VARIANTS) is another contract module; the README and name stay the game's
+        module, self.variant = _choose_variant(display, module, parameters)
+        self.module = module
         for fn in CONTRACT_NAMES + tuple(OPTIONAL_FUNCTIONS):
             setattr(self, fn, getattr(module, fn, None))
         self.raw_initEnv = self.initEnv
@@ -315,14 +319,14 @@ class ArrayEnv(types.ModuleType):
         return Match(self, seed=seed, isolated=isolated)
 
     def __repr__(self) -> str:
-        options = "".join(f", {k}={v!r}" for k, v in self.parameters.items())
+        options = "".join(f", {k}={v!r}" for k, v in {**self.parameters, **self.variant}.items())
         return f"<ArrayEnv {self.name}{options}>"
 
     # ModuleType has no __reduce__ for pickling; worker processes rebuild envs from these
     def rebuild_args(self) -> tuple[Any, dict[str, Any]]:
         """(target, options) with which ``load_array_env`` builds this env again."""
         target = self.folder if self.folder else getattr(self.module, "__name__", None)
-        return target, {"name": self.name, "max_steps": self.max_steps, **self.parameters}
+        return target, {"name": self.name, "max_steps": self.max_steps, **self.parameters, **self.variant}
 
 
 # ---- reading the game module -----------------------------------------------------------------
@@ -357,6 +361,39 @@ def _choose_parameters(game: str, module: Any, chosen: dict[str, Any]) -> dict[s
             )
         values[option] = value
     return values
+
+
+def _choose_variant(game: str, module: Any, chosen: dict[str, Any]) -> tuple[Any, dict[str, str]]:
+    """The contract module of the variant ``chosen`` names (its options are taken out of
+    ``chosen``) and the variant's values; the game's own module when it declares no VARIANTS.
+
+    ``VARIANTS = {"actions": {"full": None, "compact": "pkg.game.compact"}}``: None is the module
+    itself; the default value is DEFAULTS[option], else the first one listed.
+    """
+    declared = getattr(module, "VARIANTS", None) or {}
+    if not isinstance(declared, dict) or not all(isinstance(v, dict) and v for v in declared.values()):
+        raise TypeError(f"{game}: VARIANTS must be a dict {{option: {{value: module path or None}}}}, got {declared!r}")
+    defaults = getattr(module, "DEFAULTS", None) or {}
+    values: dict[str, str] = {}
+    target = None
+    for option, choices in declared.items():
+        value = chosen.pop(option, defaults.get(option, next(iter(choices))))
+        if not isinstance(value, str) or value not in choices:
+            raise ValueError(
+                f"{game}: {option}={value!r} is not supported; choose one of "
+                f"{', '.join(repr(c) for c in choices)} (e.g. make({game!r}, {option}={next(iter(choices))!r}))"
+            )
+        values[option] = value
+        if choices[value] is not None:
+            if target is not None:
+                raise ValueError(f"{game}: choose one variant at a time; {values} names two modules")
+            target = choices[value]
+    if target is None:
+        return module, values
+    try:
+        return importlib.import_module(target), values
+    except ImportError as exc:
+        raise ValueError(f"{game}: the module {target!r} of variant {values} cannot be imported: {exc}") from None
 
 
 def _as_bot(game: str, level: Any, entry: Any) -> Bot:

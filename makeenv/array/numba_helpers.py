@@ -1,8 +1,9 @@
-"""Small numba helpers shared by the compiled templates."""
+"""Small numba helpers shared by the compiled templates and the games."""
 
 import numpy as np
 from numba import types
-from numba.extending import overload
+from numba.core import cgutils
+from numba.extending import intrinsic, overload
 
 LARGEST_INDEX = 2.0**62  # floats beyond this are out of any action range (and of int64's)
 
@@ -32,3 +33,21 @@ def _as_index(action):
         return np.int64(-1), True
 
     return impl
+
+
+@intrinsic
+def copy_values(typingctx, dst, dst_start, src, src_start, n):
+    """``dst[dst_start:dst_start+n] = src[src_start:src_start+n]`` for two distinct float64
+    arrays, as one memcpy (numba code only; no bounds check: the caller's indices must fit).
+    A plain loop copies one value at a time, since numba cannot tell the arrays apart."""
+    sig = types.void(dst, dst_start, src, src_start, n)
+
+    def codegen(context, builder, signature, args):
+        dst_array = context.make_array(signature.args[0])(context, builder, args[0])
+        src_array = context.make_array(signature.args[2])(context, builder, args[2])
+        to = builder.gep(dst_array.data, [args[1]])
+        frm = builder.gep(src_array.data, [args[3]])
+        cgutils.raw_memcpy(builder, to, frm, args[4], 8)
+        return context.get_dummy_value()
+
+    return sig, codegen

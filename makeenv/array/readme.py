@@ -55,21 +55,35 @@ def parse_indices(cell: str) -> list[int]:
     return found
 
 
-def read_layout(readme: str) -> dict[str, Section]:
-    """The README's "actions" and "state" sections (absent keys: the README has no such section)."""
+_VARIANT_TAG = re.compile(r"(\w+)=\"([^\"]*)\"")
+
+
+def read_layout(readme: str, variant: dict[str, str] | None = None) -> dict[str, Section]:
+    """The README's "actions" and "state" sections (absent keys: the README has no such section).
+
+    A heading naming option values, ``## Actions, actions="compact" (`getActionSize() == 42`)``,
+    documents that variant only: it replaces the untagged section when ``variant`` has those values
+    and is skipped otherwise.
+    """
     sections: dict[str, Section] = {}
+    tagged: set[str] = set()
     current: Section | None = None
     for line in readme.splitlines():
         if line.startswith("#"):
             current = None
             title = line.lstrip("#").strip()
             lower = title.lower()
+            tags = dict(_VARIANT_TAG.findall(title))
+            if tags and any((variant or {}).get(option) != value for option, value in tags.items()):
+                continue
             for kind, pattern in _SIZE.items():
                 match = pattern.search(title)
                 named = lower.startswith("action") if kind == "actions" else lower.startswith("state")
                 if match or named:
-                    if kind not in sections:
+                    if kind not in sections or (tags and kind not in tagged):
                         current = sections[kind] = Section(title, int(match.group(1)) if match else None)
+                        if tags:
+                            tagged.add(kind)
                     break
             continue
         if current is None or not line.lstrip().startswith("|"):
@@ -83,12 +97,12 @@ def read_layout(readme: str) -> dict[str, Section]:
     return sections
 
 
-def layout_problems(readme: str, n_actions: int, state_size: int) -> list[str]:
-    """Where the README's action and state documentation disagrees with the real sizes."""
+def layout_problems(readme: str, n_actions: int, state_size: int, variant: dict[str, str] | None = None) -> list[str]:
+    """Where the README's action and state documentation (of ``variant``) disagrees with the real sizes."""
     if not readme.strip():
         return []
     problems = []
-    sections = read_layout(readme)
+    sections = read_layout(readme, variant)
     for kind, real, function in (("actions", n_actions, "getActionSize()"), ("state", state_size, "getStateSize()")):
         section = sections.get(kind)
         if section is None:
@@ -125,7 +139,7 @@ def layout_problems(readme: str, n_actions: int, state_size: int) -> list[str]:
 def generic_state_text(env: ArrayEnv, state: np.ndarray) -> str:
     """A state in words from the README's state table: one line per documented entry that is set."""
     state = np.asarray(state, dtype=np.float64)
-    section = read_layout(env.readme).get("state")
+    section = read_layout(env.readme, getattr(env, "variant", None)).get("state")
     if section is None or not section.rows:
         shown = ", ".join(f"{i}: {_value(v)}" for i, v in enumerate(state) if v != 0.0)
         return f"State of {env.name} (non-zero entries, index: value): {shown or 'all zero'}"

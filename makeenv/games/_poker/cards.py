@@ -1,5 +1,5 @@
-"""SVG pieces shared by the poker games' drawings (KuhnPoker, LeducPoker): a table, playing cards,
-the pot and clickable action buttons. Python only; each game's draw.py lays them out.
+"""SVG pieces shared by the poker games' drawings (KuhnPoker, LeducPoker, Poker): a table,
+playing cards, the pot and clickable action buttons. Python only; each game's draw.py lays them out.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 FELT, FELT_EDGE = "#1f6f4a", "#14532d"
 BLUE, ORANGE = "#2f6fde", "#e07a1f"
 GREEN, RED, AMBER, GREY, INK = "#1d8a4e", "#c0392b", "#9a7412", "#6b7280", "#1f2430"
-SUIT_COLOURS = {"♠": INK, "♥": RED}
+SUIT_COLOURS = {"♠": INK, "♥": RED, "♣": INK, "♦": RED}
 CARD_W, CARD_H = 84, 120
 
 

@@ -115,22 +115,23 @@ def getCurrentPlayer(env) -> int:
     return int(env[E_PLAYER])
 
 
-@njit(cache=True)
-def step_allowed(board, action, player, mine) -> bool:
+@njit(cache=True, inline="always")
+def step_allowed(board, start, action, player, mine) -> bool:
     """The rule of one step: may the mover (``player``) play ``action``?
 
-    ``board`` holds ``mine`` on the mover's pieces (the env's absolute colours or a state's
-    relative ones). The piece steps one row forward; a straight step needs an empty square, a
-    diagonal one a square without a piece of the mover's (empty, or the opponent's: a capture).
+    ``board[start + square]`` holds ``mine`` on the mover's pieces (the env's absolute colours or
+    a state's relative ones; an offset, not a slice: a slice costs two atomic reference counts).
+    The piece steps one row forward; a straight step needs an empty square, a diagonal one a
+    square without a piece of the mover's (empty, or the opponent's: a capture).
     """
-    if board[action // NUM_STEPS] != mine:
+    if board[start + action // NUM_STEPS] != mine:
         return False
     target = TARGET[player, action]
     if target < 0:
         return False
     if action % NUM_STEPS == STRAIGHT:
-        return board[target] == EMPTY
-    return board[target] != mine
+        return board[start + target] == EMPTY
+    return board[start + target] != mine
 
 
 @njit(cache=True)
@@ -138,12 +139,11 @@ def valid_moves(env, out) -> int:
     """Write the valid actions of the player to move into ``out`` (ascending); return how many."""
     player = int(env[E_PLAYER])
     mine = BLACK_PIECE if player == BLACK else WHITE_PIECE
-    board = env[E_BOARD : E_BOARD + NUM_SQUARES]
     n = 0
     for square in range(NUM_SQUARES):
-        if board[square] == mine:
+        if env[E_BOARD + square] == mine:
             for action in range(square * NUM_STEPS, square * NUM_STEPS + NUM_STEPS):
-                if step_allowed(board, action, player, mine):
+                if step_allowed(env, E_BOARD, action, player, mine):
                     out[n] = action
                     n += 1
     return n
@@ -188,14 +188,15 @@ def isValidAction(state, action) -> bool:
     if not (state[S_MY_TURN] == 1.0 and state[S_OVER] == 0.0):
         return False
     player = WHITE if state[S_WHITE] == 1.0 else BLACK
-    return step_allowed(state[S_BOARD : S_BOARD + NUM_SQUARES], action, player, MINE)
+    return step_allowed(state, S_BOARD, action, player, MINE)
 
 
 @njit(cache=True)
 def getValidActions(state):
-    # step_allowed for every action, unrolled square by square: no branch depends on the pieces
+    # step_allowed for every action, unrolled square by square (offsets into ``state``, no slice:
+    # a slice costs two atomic reference counts); most squares hold no piece of mine, so the
+    # short-circuits below are well predicted
     valid = np.empty(NUM_ACTIONS, dtype=np.float64)
-    board = state[S_BOARD : S_BOARD + NUM_SQUARES]
     running = state[S_MY_TURN] == 1.0 and state[S_OVER] == 0.0
     forward = FORWARD[WHITE] if state[S_WHITE] == 1.0 else FORWARD[BLACK]
     for row in range(ROWS):
@@ -205,11 +206,11 @@ def getValidActions(state):
             if not running or ahead < 0 or ahead >= ROWS:
                 valid[first] = valid[first + 1] = valid[first + 2] = 0.0
                 continue
-            mine = board[row * COLS + col] == MINE
-            front = ahead * COLS + col
-            valid[first] = mine and col > 0 and board[front - 1] != MINE
-            valid[first + 1] = mine and board[front] == EMPTY
-            valid[first + 2] = mine and col < COLS - 1 and board[front + 1] != MINE
+            mine = state[S_BOARD + row * COLS + col] == MINE
+            front = S_BOARD + ahead * COLS + col
+            valid[first] = mine and col > 0 and state[front - 1] != MINE
+            valid[first + 1] = mine and state[front] == EMPTY
+            valid[first + 2] = mine and col < COLS - 1 and state[front + 1] != MINE
     valid[0] += state[S_OVER] == 1.0  # a finished game offers action 0 alone (the final turn)
     return valid
 
@@ -221,16 +222,15 @@ def stepEnv(action, env):
         return env
     player = int(env[E_PLAYER])
     mine = BLACK_PIECE if player == BLACK else WHITE_PIECE
-    board = env[E_BOARD : E_BOARD + NUM_SQUARES]
-    if not step_allowed(board, action, player, mine):
+    if not step_allowed(env, E_BOARD, action, player, mine):
         return env
     square = action // NUM_STEPS
     target = TARGET[player, action]
     opponent = 1 - player
-    if board[target] != EMPTY:  # a capture
+    if env[E_BOARD + target] != EMPTY:  # a capture
         env[E_PIECES + opponent] -= 1.0
-    board[target] = mine
-    board[square] = EMPTY
+    env[E_BOARD + target] = mine
+    env[E_BOARD + square] = EMPTY
     far_row = ROWS - 1 if player == BLACK else 0
     if target // COLS == far_row or env[E_PIECES + opponent] == 0.0:
         env[E_WINNER] = player

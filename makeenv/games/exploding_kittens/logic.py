@@ -381,6 +381,38 @@ def getValidActions(state):
 
 
 @njit(cache=True)
+def bury_top(pile):
+    """Move the top card of ``pile`` (a view of its cards, bottom first) to a uniformly random
+    place in it, the top included: where a defused kitten goes back."""
+    size = pile.shape[0]
+    place = int(np.random.random() * size)
+    card = pile[size - 1]
+    for i in range(size - 1, place, -1):
+        pile[i] = pile[i - 1]
+    pile[place] = card
+
+
+@njit(cache=True)
+def peek_top(pile, seen):
+    """Write the kinds of the top cards of ``pile`` (bottom first) into ``seen``, top first; -1
+    where the pile runs out."""
+    size = pile.shape[0]
+    for i in range(seen.shape[0]):
+        seen[i] = pile[size - 1 - i] if i < size else -1.0
+
+
+@njit(cache=True)
+def random_card(hand):
+    """The kind of a card drawn at random from ``hand`` (counts per kind), each card equally likely."""
+    k = int(np.random.random() * hand.sum())
+    for kind in range(hand.shape[0]):
+        if k < hand[kind]:
+            return kind
+        k -= int(hand[kind])
+    return -1
+
+
+@njit(cache=True)
 def _discard_from(env, player, kind, count):
     env[E_HANDS + HAND_KINDS * player + kind] -= count
     env[E_DISCARD + kind] += count
@@ -455,11 +487,7 @@ def _draw(env):
         if top == KITTEN:
             if env[E_HANDS + HAND_KINDS * main + DEFUSE] > 0.0:
                 _discard_from(env, main, DEFUSE, 1.0)
-                # back into the pile at a random place: 0 bottom .. size - 1 top
-                place = int(np.random.random() * size)
-                for i in range(size - 1, place, -1):
-                    env[E_PILE + i] = env[E_PILE + i - 1]
-                env[E_PILE + place] = KITTEN
+                bury_top(env[E_PILE : E_PILE + size])
             else:
                 env[E_PILE_SIZE] = size - 1
                 _explode(env, main)
@@ -472,13 +500,18 @@ def _draw(env):
 
 
 @njit(cache=True)
-def _shuffle_pile(env):
-    size = int(env[E_PILE_SIZE])
-    for i in range(size - 1, 0, -1):
+def shuffle_cards(cards):
+    """Shuffle ``cards`` (a view of a pile's slots) in place: Fisher-Yates with ``np.random``."""
+    for i in range(cards.shape[0] - 1, 0, -1):
         j = int(np.random.random() * (i + 1))
-        a = env[E_PILE + i]
-        env[E_PILE + i] = env[E_PILE + j]
-        env[E_PILE + j] = a
+        a = cards[i]
+        cards[i] = cards[j]
+        cards[j] = a
+
+
+@njit(cache=True)
+def _shuffle_pile(env):
+    shuffle_cards(env[E_PILE : E_PILE + int(env[E_PILE_SIZE])])
 
 
 @njit(cache=True)
@@ -500,9 +533,7 @@ def _execute(env, action):
         for i in range(3):
             env[E_FUTURE + i] = -1.0
     elif action == FUTURE:
-        size = int(env[E_PILE_SIZE])
-        for i in range(3):
-            env[E_FUTURE + i] = env[E_PILE + size - 1 - i] if i < size else -1.0
+        peek_top(env[E_PILE : E_PILE + int(env[E_PILE_SIZE])], env[E_FUTURE : E_FUTURE + 3])
         env[E_PHASE] = MAIN
     elif action == A_FIVE:
         env[E_PHASE] = CHOOSE_CARD
@@ -565,14 +596,8 @@ def stepEnv(action, env):
             target = (main + 1 + action - A_TARGET) % players
             env[E_TARGET] = target
             if env[E_PENDING] == A_PAIR:
-                # steal a random card: each of the target's cards equally likely
-                k = int(np.random.random() * _hand_size(env, target))
-                for kind in range(HAND_KINDS):
-                    held = env[E_HANDS + HAND_KINDS * target + kind]
-                    if k < held:
-                        _give(env, target, main, kind)
-                        break
-                    k -= int(held)
+                hand = E_HANDS + HAND_KINDS * target
+                _give(env, target, main, random_card(env[hand : hand + HAND_KINDS]))
                 env[E_PHASE] = MAIN
                 env[E_PENDING] = -1.0
                 env[E_TARGET] = -1.0

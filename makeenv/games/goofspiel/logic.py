@@ -146,13 +146,12 @@ def getAgentState(env):
 @njit(cache=True)
 def getValidActions(state):
     """The cards in my hand; action 0 alone once the game is over (the final turn)."""
-    valid = np.zeros(NUM_ACTIONS, dtype=np.float64)
-    if state[S_OVER] == 1.0:
-        valid[0] = 1.0
-        return valid
-    for k in range(NUM_CARDS):
-        if state[S_HAND + k] == 1.0:
-            valid[k] = 1.0
+    valid = np.empty(NUM_ACTIONS, dtype=np.float64)
+    over = state[S_OVER] == 1.0
+    running = not over
+    for k in range(NUM_CARDS):  # `&`, not branches: the cards left in a hand are random
+        valid[k] = (state[S_HAND + k] == 1.0) & running
+    valid[0] += over
     return valid
 
 

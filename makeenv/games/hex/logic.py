@@ -103,57 +103,57 @@ def getCurrentPlayer(env) -> int:
 
 
 # ---- union-find over env[E_PARENT:] -----------------------------------------------------------
+# The functions take the array and the offset of the parents in it (``start``), not a slice: a
+# slice costs two atomic reference counts, and these run at every move.
 
 
-@njit(cache=True)
-def find(parent, node):
-    """The group (root node) of ``node``, halving the path on the way."""
-    while parent[node] != node:
-        grand = int(parent[int(parent[node])])
-        parent[node] = grand
+@njit(cache=True, inline="always")
+def find(parent, node, start=0):
+    """The group (root node) of ``node`` (parents at ``parent[start + node]``), halving the path."""
+    while parent[start + node] != node:
+        grand = int(parent[start + int(parent[start + node])])
+        parent[start + node] = grand
         node = grand
     return node
 
 
-@njit(cache=True)
-def union(parent, a, b):
+@njit(cache=True, inline="always")
+def union(parent, a, b, start=0):
     """Join the groups of nodes ``a`` and ``b`` (an edge node stays the root of its group)."""
-    ra, rb = find(parent, a), find(parent, b)
+    ra, rb = find(parent, a, start), find(parent, b, start)
     if ra == rb:
         return
     if ra >= NUM_CELLS:
-        parent[rb] = ra
+        parent[start + rb] = ra
     else:
-        parent[ra] = rb
+        parent[start + ra] = rb
 
 
 @njit(cache=True)
 def place_stone(env, cell, player) -> bool:
     """Put ``player``'s stone on the empty ``cell`` and join its groups; True when it wins."""
     stone = BLACK_STONE if player == BLACK else WHITE_STONE
-    board = env[E_BOARD : E_BOARD + NUM_CELLS]
-    parent = env[E_PARENT : E_PARENT + NUM_NODES]
-    board[cell] = stone
+    env[E_BOARD + cell] = stone
     row, col = cell // SIZE, cell % SIZE
     if player == BLACK:
         if row == 0:
-            union(parent, cell, TOP)
+            union(env, cell, TOP, E_PARENT)
         elif row == SIZE - 1:
-            union(parent, cell, BOTTOM)
+            union(env, cell, BOTTOM, E_PARENT)
     else:
         if col == 0:
-            union(parent, cell, LEFT)
+            union(env, cell, LEFT, E_PARENT)
         elif col == SIZE - 1:
-            union(parent, cell, RIGHT)
+            union(env, cell, RIGHT, E_PARENT)
     for k in range(6):
         other = NEIGHBOURS[cell, k]
         if other < 0:
             break
-        if board[other] == stone:
-            union(parent, cell, other)
+        if env[E_BOARD + other] == stone:
+            union(env, cell, other, E_PARENT)
     if player == BLACK:
-        return find(parent, TOP) == find(parent, BOTTOM)
-    return find(parent, LEFT) == find(parent, RIGHT)
+        return find(env, TOP, E_PARENT) == find(env, BOTTOM, E_PARENT)
+    return find(env, LEFT, E_PARENT) == find(env, RIGHT, E_PARENT)
 
 
 @njit(cache=True)

@@ -3,17 +3,27 @@
 * Level 1, ``greedy``: values every card it can take from its own state (sets it can still
   complete, dumplings, wasabi before nigiri, the maki and pudding races) and takes the best; it
   uses chopsticks when the second-best card is worth it.
-* Level 2, ``search``: information-set Monte Carlo tree search. Each simulation deals the cards
+* Level 2, ``learned``: a small network (``level2_weights.npz``) trained by
+  ``python -m makeenv.learn.imitate SushiGo`` to copy level 3's moves; it plays the valid action it
+  scores highest, about 280 times as fast as the search (see the README).
+* Level 3, ``search``: information-set Monte Carlo tree search. Each simulation deals the cards
   the state does not show at random (``sampleEnv``), searches the bot's own moves of this turn
   (a pick, or chopsticks and two picks) with UCB1, lets every player finish the round with the
   level-1 valuation (with some randomness), and scores the round's end by the bot's lead over the
-  best opponent. Both bots read nothing but their own state.
+  best opponent. Its budget: ``SEARCH_ITERATIONS`` simulations a move, or ``data[0]`` when it is
+  1 or more (``Bot(search, data=np.array([50.0]))``). Every bot reads nothing but its own state.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 import numpy as np
 from numba import njit
+
+from makeenv.array.agents import Bot
+from makeenv.learn.policy import load_policy_data, mlp_action
 
 from .logic import (
     B_PUDDINGS,
@@ -44,6 +54,7 @@ from .logic import (
     SASHIMI,
     SEAT_BLOCK,
     SQUID,
+    STATE_SIZE,
     TEMPURA,
     USE_CHOPSTICKS,
     WASABI,
@@ -52,6 +63,7 @@ from .logic import (
     final_total,
     getAgentState,
     getCurrentPlayer,
+    getValidActions,
     hand_size,
     isValidAction,
     player_base,
@@ -62,7 +74,8 @@ from .logic import (
 END_TURN = NUM_ACTIONS - 1
 CHOPSTICKS_THRESHOLD = 3.5  # level 1 uses chopsticks when its second-best card is worth this much
 ROLLOUT_EPSILON = 0.15  # share of random picks in the search's simulations
-SEARCH_ITERATIONS = 200  # simulations per decision of the level-2 bot (data[0] >= 1 overrides it)
+SEARCH_ITERATIONS = 200  # simulations per decision of the level-3 bot (data[0] >= 1 overrides it)
+WEIGHTS_FILE = Path(__file__).with_name("level2_weights.npz")
 UCB_C = 0.7
 
 
@@ -158,7 +171,7 @@ def greedy(state, data):
     return greedy_action(state, values, 0.0), data
 
 
-# ---- level 2 -----------------------------------------------------------------------------------
+# ---- level 3 -----------------------------------------------------------------------------------
 
 
 @njit(cache=True)
@@ -293,4 +306,16 @@ def search(state, data):
     return search_action(state, iterations), data
 
 
-LEVELS = {1: greedy, 2: search}
+# ---- level 2 -----------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def learned(state, data):
+    """Learned: a small network trained by makeenv.learn.imitate to copy the search bot's moves."""
+    return mlp_action(state, data, getValidActions(state)), data
+
+
+LEVELS: dict[int, Any] = {1: greedy, 3: search}
+if WEIGHTS_FILE.exists():  # absent only while makeenv.learn.imitate rebuilds it
+    LEVELS[2] = Bot(learned, data=load_policy_data(WEIGHTS_FILE, STATE_SIZE, NUM_ACTIONS))
+LEVELS = dict(sorted(LEVELS.items()))

@@ -1,0 +1,27 @@
+"""Century: Spice Road: an array env. Rules in ``logic.py`` (card data in ``cards.json``), bots in
+``bots.py``, drawing in ``draw.py``, layouts in README.md."""
+
+from .bots import LEVELS
+from .draw import describe_action, describe_state, render
+from .logic import (
+    TURN_LIMIT,
+    checkEnded,
+    getActionSize,
+    getAgentSize,
+    getAgentState,
+    getCurrentPlayer,
+    getPlayerState,
+    getReturns,
+    getReward,
+    getStateSize,
+    getValidActions,
+    getWinners,
+    initEnv,
+    isValidAction,
+    sampleEnv,
+    stepEnv,
+)
+
+NAME = "Century"
+PARAMETERS = {"players": (2, 3, 4, 5)}
+DEFAULTS = {"players": 5}

@@ -1,0 +1,25 @@
+"""WelcomeToTheDungeon (the Warrior and the Rogue): an array env. Rules in ``logic.py`` (the parts
+shared with WelcomeToTheDungeon2 in ``dungeon.py``), bots in ``bots.py``, drawing in ``draw.py``,
+layouts in README.md."""
+
+from .bots import LEVELS
+from .draw import describe_action, describe_state, render
+from .logic import (
+    TURN_LIMIT,
+    checkEnded,
+    getActionSize,
+    getAgentSize,
+    getAgentState,
+    getCurrentPlayer,
+    getPlayerState,
+    getReward,
+    getStateSize,
+    getValidActions,
+    getWinners,
+    initEnv,
+    isValidAction,
+    sampleEnv,
+    stepEnv,
+)
+
+NAME = "WelcomeToTheDungeon"

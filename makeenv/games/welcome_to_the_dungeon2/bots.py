@@ -1,0 +1,148 @@
+"""Built-in WelcomeToTheDungeon2 opponents. Level 0 (random) is the framework's.
+
+* Level 1, ``cautious``: estimates the damage the dungeon would do to the hero (the monsters it put
+  there itself exactly, each other one as the mean of the monsters it has not seen, after the
+  hero's items) and looks at another monster only while the hero would still survive one more
+  average monster; it adds the monster it looks at while that stays survivable, else gives up the
+  item whose loss hurts least if that keeps the hero alive, else adds it. It picks the Barbarian;
+  in the dungeon it uses the Vorpal Axe or the Polymorph on a monster that would kill the hero or
+  that hits for 6 or more.
+* Level 2, ``search``: flat Monte Carlo over ``sampleEnv`` as WelcomeToTheDungeon's level 2 (every
+  valid action played out to the end of the round by cautious players on the same samples).
+
+Both bots read nothing but their own state.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from ..welcome_to_the_dungeon.dungeon import CARD_STRENGTH, NUM_CARDS, NUM_ITEMS
+from ..welcome_to_the_dungeon.search import make_search
+from . import logic as L
+
+SAMPLES = 24  # determinizations per decision of the level-2 bot (data[0] >= 1 overrides it)
+BIG_HIT = 6.0  # the Axe or the Polymorph goes on a monster that hits this hard (or kills)
+
+
+@njit(cache=True)
+def hero_items(state):
+    """(hero, its HP, its 6 item flags) from a state."""
+    hero = L.MAGE if state[L.S_MAGE] > 0.5 else L.BARBARIAN
+    start = L.S_MAGE if hero == L.MAGE else L.S_BARBARIAN
+    return hero, state[start + 1], state[start + 2 : start + 2 + NUM_ITEMS] > 0.5
+
+
+@njit(cache=True)
+def effective(hero, items, strength) -> float:
+    """What a monster costs the hero after its passive items."""
+    if hero == L.BARBARIAN:
+        if (items[L.TORCH] and strength <= 3) or (items[L.HAMMER] and strength == 5):
+            return 0.0
+        return strength
+    if (items[L.GRAIL] and strength % 2 == 0) or (items[L.PACT] and strength == 7):
+        return 0.0
+    return strength
+
+
+@njit(cache=True)
+def outlook(state, hero, hp, items, extra) -> float:
+    """HP left after the dungeon as I estimate it, with ``extra`` more damage."""
+    if state[L.S_IN_DUNGEON] < 0.5:  # the +HP items count once the runner goes in
+        if hero == L.BARBARIAN:
+            hp += 3.0 * items[L.SHIELD] + 4.0 * items[L.CHAINMAIL]
+        else:
+            hp += 6.0 * items[L.WALL] + 3.0 * items[L.BRACELET]
+    if hero == L.BARBARIAN and items[L.POTION]:
+        hp += L.BASE_HP[L.BARBARIAN]
+    unseen, total, known, biggest, mine = 0.0, 0.0, 0.0, 0.0, 0.0
+    for c in range(NUM_CARDS):
+        eff = effective(hero, items, CARD_STRENGTH[c])
+        if state[L.S_MEMORY + 3 * c] == 0.0 and state[L.S_OUT + c] == 0.0 and state[L.S_LOOKED + c] == 0.0:
+            unseen += eff
+            total += 1.0
+        elif state[L.S_MEMORY + 3 * c + 1] > 0.0:
+            known += eff
+            biggest = max(biggest, eff)
+            mine += 1.0
+    mean = unseen / total if total > 0 else 0.0
+    damage = known + (state[L.S_DUNGEON] - mine) * mean + extra
+    if (hero == L.BARBARIAN and items[L.AXE]) or (hero == L.MAGE and items[L.POLYMORPH]):
+        damage -= max(biggest, mean)
+    return hp - damage
+
+
+@njit(cache=True)
+def unseen_mean(state, hero, items) -> float:
+    total, count = 0.0, 0.0
+    for c in range(NUM_CARDS):
+        if state[L.S_MEMORY + 3 * c] == 0.0 and state[L.S_OUT + c] == 0.0:
+            total += max(effective(hero, items, CARD_STRENGTH[c]), 0.0)
+            count += 1.0
+    return total / count if count > 0 else 0.0
+
+
+@njit(cache=True)
+def cautious_action(state) -> int:
+    """The level-1 choice (see the module's docstring)."""
+    if not L.moving(state, L.S_COMMON):
+        return L.PASS
+    phase = L.state_phase(state)
+    if phase == L.PH_HERO:
+        return L.CHOOSE_HERO + L.BARBARIAN
+    hero, hp, items = hero_items(state)
+    if phase == L.PH_DUNGEON:
+        hit = 0.0
+        for c in range(NUM_CARDS):
+            if state[L.S_FACING + c] > 0.5:
+                hit = effective(hero, items, CARD_STRENGTH[c])
+        saved = hero == L.BARBARIAN and items[L.POTION]
+        if (hit >= hp and not saved) or hit >= BIG_HIT:
+            if L.allowed(state, L.USE_AXE):
+                return L.USE_AXE
+            if L.allowed(state, L.USE_POLYMORPH):
+                return L.USE_POLYMORPH
+        return L.FIGHT
+    if phase == L.PH_BID:
+        if state[L.S_DECK] > 0 and outlook(state, hero, hp, items, unseen_mean(state, hero, items)) > 0.0:
+            return L.LOOK
+        return L.PASS
+    if phase == L.PH_LOOKED:
+        strength = 0.0
+        for c in range(NUM_CARDS):
+            if state[L.S_LOOKED + c] > 0.5:
+                strength = CARD_STRENGTH[c]
+        if outlook(state, hero, hp, items, effective(hero, items, strength)) > 0.0:
+            return L.ADD
+        best, best_left = L.ADD, 0.0
+        for i in range(NUM_ITEMS):
+            if items[i]:
+                fewer = items.copy()
+                fewer[i] = False
+                left = outlook(state, hero, hp, fewer, 0.0)
+                if left > best_left:
+                    best, best_left = L.DISCARD + i, left
+        return best
+    return L.PASS
+
+
+@njit(cache=True)
+def cautious(state, data):
+    """Cautious: looks at another monster only while its hero would survive the dungeon it estimates, plus one more average monster."""
+    return cautious_action(state), data
+
+
+search_action = make_search(L, cautious_action)
+
+
+@njit
+def search(state, data):
+    """Search: tries every valid action on 24 random deals of the hidden monsters, each round played out by cautious players, and plays the best.
+
+    ``data[0] >= 1`` sets another number of samples.
+    """
+    samples = int(data[0]) if data.shape[0] > 0 and data[0] >= 1.0 else SAMPLES
+    return search_action(state, samples), data
+
+
+LEVELS = {1: cautious, 2: search}
