@@ -659,10 +659,20 @@ def _interrupted_results(plan: Plan, processes: list[Any], pipes: list[Any], rep
 # ---- exceptions out of compiled loops, explained ----------------------------------------------------
 
 
+def _raise_interrupt(exc: BaseException) -> None:
+    """Raise the Ctrl-C hidden in ``exc``: a KeyboardInterrupt that arrives while numba compiles or
+    runs a call comes back as SystemError("... returned a result with an exception set") chained
+    to it."""
+    cause = exc.__cause__ or exc.__context__
+    if isinstance(exc, SystemError) and isinstance(cause, KeyboardInterrupt):
+        raise cause from None
+
+
 def _raise_loop_exception(plan: Plan, agent_data: Any, err: np.ndarray, exc: BaseException) -> None:
     """Re-raise an exception that escaped a compiled loop: one raised by a compiled agent or bot
-    (the error record says which, at which seat and turn) as AgentRaisedError, chained to it; else
-    a compile error, explained."""
+    (the error record says which, at which seat and turn) as AgentRaisedError, chained to it; a
+    Ctrl-C as the KeyboardInterrupt it is; else a compile error, explained."""
+    _raise_interrupt(exc)
     if int(err[E.ERR_CALL]) == E.CALL_NONE:
         _raise_compile_error(plan, agent_data, exc)
         return
@@ -677,6 +687,7 @@ def _raise_loop_exception(plan: Plan, agent_data: Any, err: np.ndarray, exc: Bas
 
 def _raise_compile_error(plan: Plan, agent_data: Any, exc: BaseException) -> None:
     """Re-raise a numba compile failure as a short message about the agent or the game."""
+    _raise_interrupt(exc)
     if not isinstance(exc, NumbaError):
         raise exc
     env = plan.env

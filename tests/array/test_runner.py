@@ -289,3 +289,14 @@ def test_numba_agent_changing_data_type_or_returning_an_array(env):
         env.run(A.numba_returns_array_action, 10, np.zeros(1), 0)
     assert "an action must be an int" in str(info.value)
     _no_numba_dump(str(info.value))
+
+
+def test_a_ctrl_c_inside_a_compiled_call_is_raised_as_such():
+    from makeenv.array.runner import _raise_interrupt
+
+    hidden = SystemError("CPUDispatcher(...) returned a result with an exception set")
+    hidden.__cause__ = KeyboardInterrupt()
+    with pytest.raises(KeyboardInterrupt):
+        _raise_interrupt(hidden)
+    _raise_interrupt(SystemError("another SystemError"))  # anything else is left to the caller
+    _raise_interrupt(ValueError("not an interrupt"))
