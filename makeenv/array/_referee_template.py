@@ -3,8 +3,8 @@
 ``makeenv.array.cache`` loads this source as a module of its own for each game, after putting the
 game's contract functions in a hand-off dict: numba sees them as compile-time constants. The
 player count and the game's parameters (initEnv's arguments) are run-time arguments, so one
-compilation serves every player count and parameter value. These functions are the one definition of how a game is stepped:
-whose turn it is, which actions are acceptable, what stepEnv's return value means, when a game is
+compilation serves every player count and parameter value. These functions are the one
+definition of how a game is stepped: whose turn it is, which actions are acceptable, what stepEnv's return value means, when a game is
 over (its end, its TURN_LIMIT, the safety bound) and what its outcome is (winners, returns). The
 runner's compiled loops (``_loop_template.py``) call them, and so does
 ``makeenv.array.referee.Match`` from Python, for the checker, the GUI, the adapters and the text
