@@ -265,7 +265,8 @@ def state_over_freed(env, player, value):
 
 def test_the_state_writes_every_value():
     """getPlayerState starts from np.empty: a value it forgot would show what the memory held."""
-    assert np.isnan(empty_over_freed(np.nan)).all()  # the allocator hands the freed memory back
+    if not np.isnan(empty_over_freed(np.nan)).all():  # the probe needs the allocator to hand freed memory back
+        pytest.skip("this machine's allocator does not hand the freed memory back: nothing to probe with")
     for players in (2, 3, 5):
         for state, env in played_states(10, players, players):
             player = int(state[L.S_SEAT])
