@@ -2,7 +2,8 @@
 
 Compiling a game's referee and runner loops dominates a cold run, and a process reuses what it
 compiled. So every test of one game runs in one worker: the registry-wide tests of
-``tests/games/test_every_game.py`` are grouped by their ``game`` parameter, a game's own
+``tests/games/test_every_game.py`` are grouped by their ``game`` parameter (any test parametrized
+by a registered game's name joins its group: the adapters' checks), a game's own
 ``tests/games/test_<game>.py`` joins that group, and every other file is a group of its own (as
 ``--dist loadfile`` would do). The groups are balanced over the workers, so thirty games spread
 over every core instead of one registry-wide file running on one.
@@ -14,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from makeenv.registry import REGISTRY
+
 
 def _game_of_file(path: Path) -> str | None:
     """``tests/games/test_tic_tac_toe.py`` -> ``TicTacToe`` (the game's registered name)."""
@@ -24,8 +27,8 @@ def _game_of_file(path: Path) -> str | None:
 
 def _group(item: pytest.Item) -> str:
     params = getattr(getattr(item, "callspec", None), "params", {})
-    game = params.get("game") or getattr(params.get("spec"), "game", None)
-    if isinstance(game, str):
+    game = params.get("game") or getattr(params.get("spec"), "game", None) or params.get("name")
+    if isinstance(game, str) and game in REGISTRY:
         return f"game:{game}"
     path = Path(str(item.fspath))
     game = _game_of_file(path)

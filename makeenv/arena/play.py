@@ -187,12 +187,12 @@ def winners_mask(outcome: Any, players: int) -> str:
 
 def _play_compiled(spec: BlockSpec, env: Any, plan: Any, data: dict[str, Any], result: BlockResult) -> None:
     """Games ``spec.sample`` .. ``spec.games - 1`` of a block in one compiled call (``play_seated``)."""
-    from makeenv.array.runner import play_seated
+    from makeenv.array.runner import bot_data_tuple, play_seated
 
     table = tuple(sorted(spec.specs))
     me = spec.seats.index(table[0])
     seat_slot = np.array([-1 if name == table[0] else table.index(name) - 1 for name in spec.seats], dtype=np.int64)
-    bot_data = tuple(data[name] for name in table[1:]) or (np.zeros(1),)
+    bot_data = bot_data_tuple([data[name] for name in table[1:]])
     indices = range(spec.sample, spec.games)
     seeds = np.array([game_seed(spec.seed, g) for g in indices], dtype=np.int64)
     played = play_seated(plan, me, seat_slot, seeds, data[table[0]], bot_data)

@@ -70,8 +70,9 @@ TURN_LIMIT = _h["turn_limit"]  # ... unless the game declares a TURN_LIMIT (0: n
 CACHE = _h["cache"]
 # the random agent's uniform draws over all actions before it builds the valid-action vector: a
 # draw costs about as much as building ~16 entries of it, so a game with many actions (few of
-# them valid, as in Breakthrough) draws more before building it
-RANDOM_DRAWS = max(4, N_ACTIONS // 16)
+# them valid, as in Breakthrough) draws more before building it, and one with few draws once (a
+# miss costs an isValidAction, often as dear as the short vector: the dungeon's bids, LiarsDice)
+RANDOM_DRAWS = max(1, N_ACTIONS // 16)
 
 # a game's status, as the referee reports it
 RUNNING, ENDED, TRUNCATED, FAILED = 0, 1, 2, -1
@@ -280,19 +281,6 @@ def deal_seats(seat_slot, shuffle):
 
 
 # ---- for callers in Python -------------------------------------------------------------------------
-
-
-@njit(cache=CACHE)
-def match_step(action, env, err, err_valid, actor, steps, players):
-    """Check ``action`` for the player to move and apply it; False after recording an error."""
-    p = to_move(env, err, err_valid, 0, steps, players)
-    if p == NOT_FOUND:
-        return False
-    state = getAgentState(env)
-    a = checked_action(action, state, err, err_valid, p, actor, 0, steps)
-    if a == NOT_FOUND:
-        return False
-    return apply(a, env, err, err_valid, p, actor, 0, steps)
 
 
 @njit(cache=CACHE)

@@ -9,6 +9,7 @@ game's functions under their own names, its levels and drawing helpers, the runn
 
 from __future__ import annotations
 
+import functools
 import importlib
 import os
 import re
@@ -71,6 +72,7 @@ OPTIONAL_CONSTANTS: dict[str, str] = {
 }
 
 
+@functools.lru_cache(maxsize=64)
 def _constant(value: int) -> Callable[[], int]:
     """A numba function returning ``value`` (the chosen player count of a game with PARAMETERS)."""
 
@@ -81,8 +83,10 @@ def _constant(value: int) -> Callable[[], int]:
     return getAgentSize
 
 
+@functools.lru_cache(maxsize=256)
 def _bound_init(init: Any, args: tuple[Any, ...]) -> Callable[[], np.ndarray]:
-    """``initEnv()`` for a game with PARAMETERS: the game's ``initEnv(*args)``."""
+    """``initEnv()`` for a game with PARAMETERS: the game's ``initEnv(*args)`` (one per game and
+    options, so every env made with them shares its compiled code)."""
 
     @njit
     def initEnv():

@@ -208,9 +208,9 @@ class Match:
                 )
             )
         before = self.array.copy()
-        ok = self.core.match_step(
-            float(action), self.array, self._err, self._err_valid, E.ACTOR_AGENT, self.steps, self.players
-        )
+        ctl = np.zeros(self.core.CTL_SIZE)  # py_step's control record: this game's steps and players
+        ctl[self.core.CTL_STEPS], ctl[self.core.CTL_PLAYERS] = self.steps, self.players
+        ok = self.core.py_step(float(action), self.array, ctl, E.ACTOR_AGENT, self._err, self._err_valid)
         if not ok:
             self.array[:] = before
             self._raise(lambda actor, p: name)

@@ -35,7 +35,7 @@ from makeenv.array import errors as E
 from makeenv.array.agents import Bot
 from makeenv.array.cache import BUILTIN_RANDOM_AGENTS, describe, is_numba_function, loop_module
 from makeenv.array.results import Results, new_stats
-from makeenv.array.templates import MAX_BOT_FUNCTIONS
+from makeenv.array.templates import BOT_DATA_SLOTS, MAX_BOT_FUNCTIONS
 
 if TYPE_CHECKING:
     from makeenv.array.contract import ArrayEnv
@@ -133,7 +133,7 @@ class Plan:
 
     def fresh_bot_data(self) -> tuple[np.ndarray, ...]:
         """Each slot's starting data (its Bot's data, copied), as the compiled loop takes it."""
-        return tuple(bot.initial_data() for bot in self.opponents) or (np.zeros(1),)
+        return bot_data_tuple([bot.initial_data() for bot in self.opponents])
 
     def name_actor(self, actor: int, player: int) -> str:
         if actor == E.ACTOR_AGENT:
@@ -145,6 +145,15 @@ class Plan:
         if 0 <= actor < len(self.names):
             return f"player {player} ({self.names[actor]})"
         return f"player {player}"
+
+
+def bot_data_tuple(slots: list[Any]) -> tuple[Any, ...]:
+    """The opponent slots' data as the compiled loops take it: padded with zeros to
+    ``BOT_DATA_SLOTS`` entries, so the tuple's numba type, and the compiled loop, is the same for
+    every player count."""
+    data = list(slots) or [np.zeros(1)]
+    filler = np.zeros_like(data[0])
+    return tuple(data + [filler] * (BOT_DATA_SLOTS - len(data)))
 
 
 def make_plan(env: ArrayEnv, agent: Any, level: int = 0, opponents: Iterable[Any] | None = None) -> Plan:

@@ -4,6 +4,7 @@ classics replay OpenSpiel's games, the catalog is complete, and seeded games pla
 
 from __future__ import annotations
 
+import functools
 import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -60,8 +61,11 @@ def test_check_env_runs_games(game, players):
     assert ok, problems
 
 
-def seed_agent(env):
-    """The seed's idiom: a numba agent calling the game's functions through the env object."""
+@functools.cache
+def seed_agent(game: str):
+    """The seed's idiom: a numba agent calling the game's functions through the env object (one
+    per game: the loop compiled around it serves every player count)."""
+    env = game_env(game)
 
     @njit
     def agent(state, data):
@@ -79,7 +83,7 @@ def test_the_seed_idiom_runs(game, players):
     the final one above all, are the same whoever sits in the other seats, and a level's bots
     would compile a second loop around this agent."""
     env = setup_env(game, players)
-    results = env.evaluate(seed_agent(env), 20, 0.0, 0, seed=1)
+    results = env.evaluate(seed_agent(game), 20, 0.0, 0, seed=1)
     assert results.games == 20 and results.agent_data == 0.0
 
 

@@ -136,8 +136,9 @@ def test_the_leaderboard_page_and_a_replay_in_chromium(board_server, page):
     page.screenshot(path=str(path), full_page=True)
     assert_not_blank(path)
 
-    page.locator("a.replay").last.click()
-    page.wait_for_function("app.session && app.session.mode === 'replay'")
+    with page.expect_navigation():  # the link opens the game page; wait for it before reading its app
+        page.locator("a.replay").last.click()
+    page.wait_for_function("typeof app !== 'undefined' && app.session && app.session.mode === 'replay'")
     assert "replay of game" in page.inner_text("#game-name")
     assert page.locator("#controls").is_hidden()
     last = page.evaluate("app.session.length - 1")

@@ -9,9 +9,10 @@ After a deliberate rules change, regenerate them and review the diff:
 A game is played through the referee (``env.new_match(seed, isolated=True)``: numba's generator
 seeded from the match's own stream) by a random player drawing from its own seeded generator, so
 the text is the same on every machine. Each move shows the mover and the action
-(``describe_action``), the first 20 moves and every tenth after them also the mover's state
-(``describe_state``); the end shows every seat's final state, the winners and the returns. The
-actions a finished game offers are not listed (the final turn's offer is no rule of the game).
+(``describe_action``), the first 20 moves, every tenth up to move 200 and every hundredth after
+it also the mover's state (``describe_state``; long games stay reviewable); the end shows every
+seat's final state, the winners and the returns. The actions a finished game offers are not
+listed (the final turn's offer is no rule of the game).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import numpy as np
 FOLDER = Path(__file__).resolve().parent
 SEED = 2025
 FULL_MOVES, STATE_EVERY = 20, 10  # the mover's state in words at the first 20 moves, then every tenth
+LONG_GAME, STATE_EVERY_LONG = 200, 100  # ... and every hundredth after move 200
 UPDATE_COMMAND = "python -m tests.games.playthroughs --update"
 
 
@@ -60,7 +62,8 @@ def playthrough(env: Any, seed: int = SEED) -> str:
     while not match.over:
         player = match.current_player
         action = int(rng.choice(match.valid_action_ids()))
-        if match.steps < FULL_MOVES or match.steps % STATE_EVERY == 0:
+        every = STATE_EVERY if match.steps < LONG_GAME else STATE_EVERY_LONG
+        if match.steps < FULL_MOVES or match.steps % every == 0:
             lines += ["", f"player {player} sees:", indent(env.describe_state(match.state(player)))]
         lines.append(f"move {match.steps + 1}: player {player} plays [{action}] {env.describe_action(action)}")
         match.step(action)
