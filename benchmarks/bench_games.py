@@ -84,6 +84,10 @@ CASES = [
     Case("ExplodingKittens", seed_game="Exploding_Kitten", games=20_000),
     Case("ImplodingKittens", seed_game="Imploding_Kitten", games=10_000),
     Case("Sheriff", seed_game="Sheriff", games=2_000),
+    Case("TicketToRide", {"players": 5}, seed_game="TicketToRide", games=2_000),
+    Case("StoneAge", seed_game="StoneAge", games=1_000),
+    Case("Catan", seed_game="Catan", games=1_000),
+    Case("Catan", {"rules": 1}, seed_game="CatanNoExchange", games=1_000),
 ]
 
 
@@ -292,6 +296,8 @@ def seed_contender(case: Case) -> Callable[[int], None] | None:
         sys.path.insert(0, root)
     spec = importlib.util.spec_from_file_location(f"vis_env_{case.seed_game}", path)
     module = importlib.util.module_from_spec(spec)
+    # registered as an import would: without it vis/ENV's Catan aborts in numba ("unresolved symbol")
+    sys.modules[spec.name] = module
     spec.loader.exec_module(module)
     import numpy as np
 

@@ -146,6 +146,22 @@ register(
 )
 register(
     EnvSpec(
+        id="TicketToRide",
+        kind="array",
+        entry_point="makeenv.games.ticket_to_ride",
+        description="Ticket to Ride: Europe, 2 to 5 players claim routes with train cards to join their destination tickets; tunnels, ferries, double routes, longest path; vis/ENV's rules (array env).",
+    )
+)
+register(
+    EnvSpec(
+        id="StoneAge",
+        kind="array",
+        entry_point="makeenv.games.stone_age",
+        description="Stone Age, 2 to 4 players place workers to gather food and resources, grow, make tools and buy civilisation cards and buildings; feeding, culture sets and multipliers; vis/ENV's rules (array env).",
+    )
+)
+register(
+    EnvSpec(
         id="TLMN",
         kind="array",
         entry_point="makeenv.games.tlmn",
@@ -190,6 +206,14 @@ register(
         kind="array",
         entry_point="makeenv.games.sushi_go",
         description="2 to 5 players draft sushi cards with hidden picks over three rounds; vis/ENV's rules (array env).",
+    )
+)
+register(
+    EnvSpec(
+        id="Catan",
+        kind="array",
+        entry_point="makeenv.games.catan",
+        description="Settlers of Catan for 3 or 4 players: random board, snake set-up, robber, development cards, ports, longest road and largest army, vis/ENV's trade-offer protocol; vis/ENV's rules, its no-exchange variant as an option (array env).",
     )
 )
 register(
