@@ -112,9 +112,12 @@ def final_turns(env, me, agent_data, seat_slot, slot_fn, bot_data, err, game, st
     return agent_data
 
 
-@njit(cache=CACHE)
+@njit(cache=CACHE, inline="always")
 def play_one(agent_data, bot_data, slot_fn, seat_slot, me, stats, winners, returns, err, err_valid, game, init_args):
-    """One game with the agent in seat ``me``; returns (False after an error, agent_data)."""
+    """One game with the agent in seat ``me``; returns (False after an error, agent_data).
+
+    Inlined into its callers: a call per game reference-counts every array argument (the padded
+    bot-data tuple's among them), a fifth of a short game such as KuhnPoker's."""
     players = seat_slot.shape[0]
     env = new_env(init_args)
     steps = 0
