@@ -4,18 +4,22 @@
    (a game's search bot) and the rest by a cheaper bot; record every teacher decision that had a
    choice: the state, the valid actions and the teacher's action. A share of the teacher's moves
    is replaced by a random valid one (its label kept), so the data also covers states a policy
-   reaches after a slip.
+   reaches after a slip. A game may give a ``view``: the state as the policy sees it (say, a
+   card game's trump suit swapped into a fixed place, so one pattern serves every trump) and the
+   map from the view's actions to the game's; the decisions are then recorded as seen through it.
 2. ``train``: fit a multilayer perceptron over the raw state, its scores masked to the valid
    actions, to the teacher's actions by softmax cross-entropy and Adam (numpy only).
 3. ``save_weights`` beside the game's bots; ``makeenv.learn.policy.mlp_action`` plays them.
 
 ``python -m makeenv.learn.imitate SushiGo --games 600 --out level2_weights.npz`` does all three;
-the same arguments and seed give the same file.
+the same arguments and seed give the same file. ``--teacher module:function`` copies another policy
+than the top level, ``--view module:function`` a game's view (Durak's README shows both).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -89,6 +93,21 @@ class Dataset:
         with np.load(Path(path), allow_pickle=False) as archive:
             return cls(archive["states"], archive["valid"], archive["actions"])
 
+    @classmethod
+    def concatenate(cls, parts: Sequence[Dataset]) -> Dataset:
+        """The decisions of ``parts`` (of one game, collected apart) in one set."""
+        shapes = {(part.states.shape[1], part.valid.shape[1]) for part in parts}
+        if len(shapes) != 1:
+            raise ValueError(
+                f"Dataset.concatenate: the parts have (state size, actions) {sorted(shapes)}; "
+                "give decisions of one game (and one view) only"
+            )
+        return cls(
+            np.concatenate([part.states for part in parts]),
+            np.concatenate([part.valid for part in parts]),
+            np.concatenate([part.actions for part in parts]),
+        )
+
 
 def collect(
     env: Any,
@@ -99,6 +118,7 @@ def collect(
     teacher_share: float = 0.6,
     noise: float = 0.1,
     seed: int = 0,
+    view: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]] | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> Dataset:
     """Teacher decisions from ``games`` games of ``env`` (an array env of ``makeenv.make``).
@@ -106,6 +126,8 @@ def collect(
     Each seat is the teacher with probability ``teacher_share`` (at least one per game), else
     ``others`` (default: the random agent); each teacher move is replaced by a random valid
     action with probability ``noise``. Only decisions with two or more valid actions are kept.
+    ``view(state) -> (seen, actions)`` records ``seen`` instead of the state, with action ``i`` of
+    the record standing for the game's ``actions[i]`` (a permutation of the game's actions).
     """
     if games < 1:
         raise ValueError(f"collect: games must be >= 1, got {games}")
@@ -134,9 +156,14 @@ def collect(
             if is_teacher[player]:
                 choices = np.flatnonzero(valid == 1.0)
                 if len(choices) > 1:
-                    states.append(state.astype(np.float32))
-                    valids.append(valid == 1.0)
-                    actions.append(int(action))
+                    seen, order = (state, np.arange(len(valid))) if view is None else view(state)
+                    if sorted(order.tolist()) != list(range(len(valid))):
+                        raise ValueError(
+                            f"collect: view must map the {len(valid)} actions one to one; it gave {order.tolist()}"
+                        )
+                    states.append(np.asarray(seen, dtype=np.float32))
+                    valids.append(valid[order] == 1.0)
+                    actions.append(int(np.flatnonzero(order == action)[0]))
                     if rng.random() < noise:
                         action = int(rng.choice(choices))
             match.step(action, f"player {player} ({bot.label})")
@@ -284,6 +311,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="seeds the games, the seating and the training")
     p.add_argument("--teacher-level", type=int, default=None, help="the level to imitate (default: the highest)")
     p.add_argument(
+        "--teacher", default=None, help="module:function of another policy to imitate (instead of --teacher-level)"
+    )
+    p.add_argument(
         "--budget",
         type=float,
         default=0.0,
@@ -294,9 +324,31 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--noise", type=float, default=0.1, help="share of teacher moves replaced by random ones")
     p.add_argument("--hidden", default="64", help="hidden layer sizes, comma separated")
     p.add_argument("--epochs", type=int, default=20)
+    p.add_argument(
+        "--view",
+        default=None,
+        help="module:function of a game's policy view, e.g. makeenv.games.durak.bots:canonical_view",
+    )
     p.add_argument("--save-data", type=Path, default=None, help="also write the collected decisions here")
-    p.add_argument("--from-data", type=Path, default=None, help="train on decisions saved by --save-data")
+    p.add_argument(
+        "--from-data",
+        type=Path,
+        nargs="+",
+        default=None,
+        help="train on decisions saved by --save-data (one or more files)",
+    )
     return p
+
+
+def load_named(option: str, name: str) -> Any:
+    """The function ``module:function`` names (``--view``, ``--teacher``)."""
+    module_name, _, function = name.partition(":")
+    try:
+        return getattr(importlib.import_module(module_name), function)
+    except (ImportError, AttributeError, ValueError) as exc:
+        raise SystemExit(
+            f"{option} {name}: not found ({exc}); give module:function, e.g. makeenv.games.durak.bots:canonical_view"
+        ) from None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -307,9 +359,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     teacher_level = args.teacher_level if args.teacher_level is not None else max(env.level_bots)
     started = time.perf_counter()
     if args.from_data is not None:
-        data = Dataset.load(args.from_data)
+        data = Dataset.concatenate([Dataset.load(path) for path in args.from_data])
     else:
         teacher = env.opponents(teacher_level)[0]
+        if args.teacher is not None:
+            teacher = Bot(load_named("--teacher", args.teacher))
         if args.budget > 0:
             teacher = Bot(teacher.policy, np.array([args.budget]), teacher.name)
         others = env.opponents(args.others_level)[0]
@@ -326,6 +380,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             teacher_share=args.teacher_share,
             noise=args.noise,
             seed=args.seed,
+            view=load_named("--view", args.view) if args.view else None,
             progress=progress,
         )
         if args.save_data is not None:
@@ -340,9 +395,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         layers,
         game=env.name,
         teacher_level=teacher_level,
+        teacher=args.teacher or (f"level {teacher_level}" if args.from_data is None else "see from_data"),
         budget=args.budget,
-        games=args.games,
+        games=args.games if args.from_data is None else 0,
         seed=args.seed,
+        from_data=" ".join(path.name for path in args.from_data or ()),
         samples=len(data),
         holdout_accuracy=report.holdout_accuracy,
     )

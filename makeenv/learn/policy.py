@@ -5,13 +5,14 @@ The network is a multilayer perceptron over a game's raw state vector: ``sizes =
 hidden..., action count)``, ReLU between layers, one score per action. The bot plays the valid
 action with the highest score, so it is deterministic and reads nothing but its own state.
 
-The bot's data (``pack``) is ``[FORMAT_TAG, layers, sizes..., W1, b1, W2, b2, ..., scratch]``:
-a hidden layer's ``W`` stored inputs x outputs (so a zero input, frequent in a state or after a
-ReLU, is skipped at once), the output layer's outputs x inputs (only valid actions are scored),
-then room for two hidden activations, which the policy overwrites at every move (it allocates
-nothing). A game's bots.py wraps ``mlp_action`` in an
-``@njit`` policy of its own that passes the game's valid actions; ``load_policy_data`` reads a
-weights file and checks it against the game's sizes.
+The bot's data (``pack``) is the header ``[FORMAT_TAG, layers, sizes...]`` followed by float32
+values stored two to a float64 slot (the weights files hold float32, so nothing is lost):
+``W1, b1, W2, b2, ..., scratch``. A hidden layer's ``W`` is stored inputs x outputs, so a zero
+input, frequent in a state or after a ReLU, skips a whole row and each row is read contiguously;
+the output layer's is stored outputs x inputs, so only the valid actions are scored. The scratch
+holds two hidden activations, which the policy overwrites at every move (it allocates nothing).
+A game's bots.py wraps ``mlp_action`` in an ``@njit`` policy of its own that passes the game's
+valid actions; ``load_policy_data`` reads a weights file and checks it against the game's sizes.
 """
 
 from __future__ import annotations
@@ -23,7 +24,9 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-FORMAT_TAG = 7302.0  # the first value of a packed policy, to tell one from other data
+FORMAT_TAG = 7303.0  # the first value of a packed policy (this layout), to tell one from other data
+# ReLU networks hold no NaN or infinity: let LLVM fuse multiply-adds and vectorize the sums
+FAST_MATH = {"contract", "reassoc", "nsz", "arcp"}
 WEIGHT_KEYS = ("w", "b")  # a weights file holds w0, b0, w1, b1, ...
 
 
@@ -46,13 +49,16 @@ def layer_sizes(weights: Sequence[tuple[np.ndarray, np.ndarray]]) -> tuple[int, 
 def pack(weights: Sequence[tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
     """The bot data of a list of ``(W, b)`` layers (see the module docstring)."""
     sizes = layer_sizes(weights)
-    scratch = 2 * max(sizes[1:-1], default=0)
-    parts = [np.array([FORMAT_TAG, len(weights), *sizes], dtype=np.float64)]
+    parts = []
     for i, (w, b) in enumerate(weights):
-        w = np.asarray(w, dtype=np.float64)
-        parts += [(w if i == len(weights) - 1 else w.T).ravel(), np.asarray(b, dtype=np.float64)]
-    parts.append(np.zeros(scratch, dtype=np.float64))
-    return np.concatenate(parts)
+        w = np.asarray(w, dtype=np.float32)
+        parts += [(w if i == len(weights) - 1 else w.T).ravel(), np.asarray(b, dtype=np.float32)]
+    parts.append(np.zeros(2 * max(sizes[1:-1], default=0), dtype=np.float32))  # the scratch
+    values = np.concatenate(parts)
+    if values.size % 2:
+        values = np.append(values, np.float32(0.0))
+    header = np.array([FORMAT_TAG, len(weights), *sizes], dtype=np.float64)
+    return np.concatenate([header, values.view(np.float64)])
 
 
 def save_weights(path: Path | str, weights: Sequence[tuple[np.ndarray, np.ndarray]], **meta: Any) -> Path:
@@ -99,44 +105,64 @@ def load_policy_data(path: Path | str, state_size: int, action_size: int) -> np.
     return pack(weights)
 
 
+@njit(cache=True, fastmath=FAST_MATH)
+def hidden_layer(x, w, b, out) -> None:
+    """``out = max(x @ w + b, 0)`` for ``w`` stored inputs x outputs; zero inputs cost nothing."""
+    n_out = out.shape[0]
+    for o in range(n_out):
+        out[o] = b[o]
+    for k in range(x.shape[0]):
+        value = np.float32(x[k])
+        if value != 0.0:
+            for o in range(n_out):
+                out[o] += value * w[k, o]
+    for o in range(n_out):
+        out[o] = max(out[o], np.float32(0.0))
+
+
+@njit(cache=True, fastmath=FAST_MATH)
+def best_valid_output(x, w, b, valid) -> int:
+    """The valid action whose score ``w[a] @ x + b[a]`` is highest (``w`` outputs x inputs); -1 if none."""
+    best, best_score = -1, np.float32(0.0)
+    for o in range(w.shape[0]):
+        if valid[o] != 1.0:
+            continue
+        total = b[o]
+        for k in range(x.shape[0]):
+            total += w[o, k] * np.float32(x[k])
+        if best < 0 or total > best_score:
+            best, best_score = o, total
+    return best
+
+
 @njit(cache=True)
 def mlp_action(state, data, valid) -> int:
     """The valid action (``valid[a] == 1``) the packed network in ``data`` scores highest; -1 if none."""
     layers = int(data[1])
-    start = 2 + layers + 1  # after the tag, the layer count and the sizes
-    scratch = start
+    values = data[3 + layers :].view(np.float32)  # after the tag, the layer count and the sizes
+    scratch = 0
+    widest = 0
     for i in range(layers):
         scratch += int(data[3 + i]) * int(data[2 + i]) + int(data[3 + i])
-    widest = 0
+        if i < layers - 1:
+            widest = max(widest, int(data[3 + i]))
+    n_in, n_out = int(data[2]), int(data[3])
+    if layers == 1:
+        w = values[: n_out * n_in].reshape((n_out, n_in))
+        return best_valid_output(state, w, values[n_out * n_in : n_out * n_in + n_out], valid)
+    hidden = values[scratch : scratch + n_out]
+    w = values[: n_in * n_out].reshape((n_in, n_out))
+    hidden_layer(state, w, values[n_in * n_out : n_in * n_out + n_out], hidden)
+    pos = n_in * n_out + n_out
+    other = widest  # the other half of the scratch, used in turns
     for i in range(1, layers):
-        widest = max(widest, int(data[2 + i]))
-    source, target = scratch, scratch + widest  # the two halves of the scratch, used in turns
-    pos = start
-    for i in range(layers - 1):  # hidden layers, inputs x outputs: skip the zero inputs
         n_in, n_out = int(data[2 + i]), int(data[3 + i])
-        bias = pos + n_out * n_in
-        for o in range(n_out):
-            data[target + o] = data[bias + o]
-        for k in range(n_in):
-            x = state[k] if i == 0 else data[source + k]
-            if x != 0.0:
-                row = pos + k * n_out
-                for o in range(n_out):
-                    data[target + o] += x * data[row + o]
-        for o in range(n_out):
-            data[target + o] = max(data[target + o], 0.0)
+        bias = pos + n_in * n_out
+        if i == layers - 1:
+            w = values[pos:bias].reshape((n_out, n_in))
+            return best_valid_output(hidden, w, values[bias : bias + n_out], valid)
+        out = values[scratch + other : scratch + other + n_out]
+        hidden_layer(hidden, values[pos:bias].reshape((n_in, n_out)), values[bias : bias + n_out], out)
+        hidden, other = out, widest - other
         pos = bias + n_out
-        source, target = target, source
-    n_in, n_out = int(data[1 + layers]), int(data[2 + layers])
-    bias = pos + n_out * n_in
-    best, best_score = -1, -np.inf
-    for o in range(n_out):  # the output layer, outputs x inputs: score the valid actions only
-        if valid[o] != 1.0:
-            continue
-        total = data[bias + o]
-        row = pos + o * n_in
-        for k in range(n_in):
-            total += data[row + k] * (state[k] if layers == 1 else data[source + k])
-        if total > best_score:
-            best, best_score = o, total
-    return best
+    return -1

@@ -12,6 +12,7 @@ from numba import njit
 import makeenv
 from makeenv.array import Bot, InvalidActionError, Results
 from makeenv.array.check import check_env
+from makeenv.array.runner import make_plan
 
 from . import agents_for_tests as A
 from . import bidding_game as B
@@ -49,6 +50,19 @@ def test_player_count_is_a_validated_parameter_and_each_count_passes_check(playe
     assert env.parameters == {"players": players} and env.initEnv()[B.E_PLAYERS] == players
     ok, problems = check_env(env, run_games=60, trace_games=20)
     assert ok, problems
+
+
+def test_one_compiled_loop_serves_every_player_count():
+    """The player count is a run-time argument: the loops compiled for 2 players (and their
+    opponents' data tuple) play 3 and 4 players without compiling again."""
+    plans = []
+    for players in (2, 3, 4):
+        env = makeenv.make(BIDDING, players=players)
+        assert env.evaluate("random", 5, level=2, seed=players).games == 5
+        plans.append(make_plan(env, "random", level=2))
+    assert plans[0].module is plans[1].module is plans[2].module
+    assert len(plans[0].module.n_games.signatures) == 1
+    assert plans[0].env.initEnv is makeenv.make(BIDDING, players=2).initEnv  # initEnv(players) bound once
 
 
 def test_default_and_bad_parameters():

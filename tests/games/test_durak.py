@@ -19,6 +19,7 @@ from tests.games.support import clickable_actions, random_play_counter
 VIS_MEAN_LENGTH = 184.44
 VIS_LENGTH_SD = 51.6
 VIS_SEAT_WIN_RATES = (0.2535, 0.2451, 0.2511, 0.2503)
+LEARNED_VS_THRIFTY_FLOOR = 0.26  # one learned bot vs three thrifty: measured 27.8%, a thrifty bot 24.9% (README)
 
 ENV = makeenv.make("Durak")
 
@@ -214,8 +215,40 @@ def test_thrifty_beats_the_random_agent():
 
 @pytest.mark.slow
 def test_search_beats_thrifty():
-    results = ENV.evaluate(ENV.bot(2), 300, np.zeros(16), level=1, seed=3)
+    results = ENV.evaluate(ENV.bot(3), 300, np.zeros(16), level=1, seed=3)
     assert results.win_rate > 0.29  # 25% is even; measured 37.8% (3 standard errors above 0.29)
+
+
+def test_the_canonical_view_sees_every_trump_as_hearts():
+    for state, _ in dealt_states(40, 4, B.thrifty_action):
+        seen, actions = B.canonical_view(state)
+        assert sorted(actions.tolist()) == list(range(L.NUM_ACTIONS)) and actions[L.PASS] == L.PASS
+        np.testing.assert_array_equal(seen[L.S_TRUMP_SUIT : L.S_TRUMP_SUIT + 4], [0, 0, 0, 1])
+        np.testing.assert_array_equal(L.getValidActions(seen), L.getValidActions(state)[actions])
+        assert seen[L.S_HAND : L.S_HAND + 52].sum() == state[L.S_HAND : L.S_HAND + 52].sum()
+        back, _ = B.canonical_view(seen)
+        np.testing.assert_array_equal(back, seen)  # Hearts already trump: nothing moves
+
+
+def test_the_learned_level_loads_and_reads_only_its_own_state():
+    assert list(ENV.levels) == [0, 1, 2, 3]
+    bot = ENV.opponents(2)[0]
+    assert bot.policy is B.learned and bot.data.size > L.STATE_SIZE * 16 // 2  # float32 weights two a slot: 16+ units
+    data = bot.initial_data()
+    for state, _ in dealt_states(40, 12, B.thrifty_action):
+        action, _ = B.learned(state, data)
+        assert L.getValidActions(state)[action] == 1.0
+        if state[L.S_OVER] < 0.5:  # the same view of another deal: the same move
+            same = L.getAgentState(L.sampleEnv(state))
+            np.testing.assert_array_equal(same, state)
+            assert B.learned(same, data.copy())[0] == action
+
+
+@pytest.mark.slow
+def test_the_learned_level_beats_thrifty():
+    bot = ENV.opponents(2)[0]
+    results = ENV.evaluate(bot.policy, 10_000, bot.initial_data(), level=1, seed=3)
+    assert results.win_rate > LEARNED_VS_THRIFTY_FLOOR
 
 
 def test_render_and_words():
@@ -239,3 +272,5 @@ def test_bots_play_valid_moves_from_their_own_state():
         valid = L.getValidActions(state)
         assert valid[B.thrifty_action(state)] == 1.0
         assert valid[B.search_action(state, 20)] == 1.0
+        assert valid[B.confident_search(state, np.zeros(1))[0]] == 1.0
+        assert valid[B.learned(state, B.LEVELS[2].data.copy())[0]] == 1.0

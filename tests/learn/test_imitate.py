@@ -105,6 +105,21 @@ def first_valid(state, data):
     return int(np.flatnonzero(TIC_TAC_TOE.getValidActions(state))[0]), data
 
 
+def mirrored(state):
+    """A view of TicTacToe that lists the actions backwards (action i seen is the game's 8 - i)."""
+    return state * 2.0, np.arange(9)[::-1]
+
+
+def test_collect_records_decisions_as_a_view_sees_them():
+    plain = collect(TIC_TAC_TOE, Bot(first_valid), 4, teacher_share=1.0, noise=0.0, seed=2)
+    seen = collect(TIC_TAC_TOE, Bot(first_valid), 4, teacher_share=1.0, noise=0.0, seed=2, view=mirrored)
+    np.testing.assert_array_equal(seen.states, plain.states * 2.0)
+    np.testing.assert_array_equal(seen.valid, plain.valid[:, ::-1])
+    np.testing.assert_array_equal(seen.actions, 8 - plain.actions)
+    with pytest.raises(ValueError, match="view must map the 9 actions one to one"):
+        collect(TIC_TAC_TOE, Bot(first_valid), 1, view=lambda s: (s, np.zeros(9, dtype=np.int64)))
+
+
 def test_collect_records_the_teachers_choices_and_the_command_trains_on_them(tmp_path):
     env = TIC_TAC_TOE
     data = collect(env, Bot(first_valid), 6, teacher_share=1.0, noise=0.0, seed=1)
@@ -118,8 +133,17 @@ def test_collect_records_the_teachers_choices_and_the_command_trains_on_them(tmp
     saved = tmp_path / "decisions.npz"
     data.save(saved)
     out = tmp_path / "weights.npz"
-    assert main(["TicTacToe", "--from-data", str(saved), "--out", str(out), "--epochs", "2", "--hidden", "8"]) == 0
+    assert (
+        main(["TicTacToe", "--from-data", str(saved), str(saved), "--out", str(out), "--epochs", "2", "--hidden", "8"])
+        == 0
+    )
+    assert load_weights(out)[1]["samples"] == 2 * len(data)  # both files
+    wider = Dataset(data.states, np.hstack([data.valid, np.zeros((len(data), 1), dtype=bool)]), data.actions)
+    with pytest.raises(ValueError, match=r"the parts have \(state size, actions\) \[\(23, 9\), \(23, 10\)\]"):
+        Dataset.concatenate([data, wider])
     assert load_policy_data(out, env.getStateSize(), env.getActionSize()).size > 0
     assert "--games" in parser().format_help()
+    with pytest.raises(SystemExit, match="--view nowhere:view: not found"):
+        main(["TicTacToe", "--games", "1", "--view", "nowhere:view"])
     with pytest.raises(ValueError, match="games must be >= 1"):
         collect(env, Bot(first_valid), 0)

@@ -3,17 +3,29 @@
 * Level 1, ``thrifty``: leads and beats with its cheapest card (trumps count 13 ranks higher),
   adds only low cards while the talon lasts (any card once it is empty: first out wins), and takes
   rather than spend a high trump on a low card early on.
-* Level 2, ``search``: single-observer information-set MCTS. Each simulation deals the unseen
+* Level 2, ``learned``: a small network (``level2_weights.npz``) trained by
+  ``python -m makeenv.learn.imitate`` (the commands are in the README) to copy
+  ``confident_search``: level 3's move when at least half its simulations chose it, else level
+  1's. It sees the state through ``canonical_view``, which swaps the trump suit with Hearts, so
+  one pattern serves every trump; it plays the valid action it scores highest.
+* Level 3, ``search``: single-observer information-set MCTS. Each simulation deals the unseen
   cards at random (``sampleEnv``: the other hands apart from the cards known to be there, and the
   talon), walks one tree of public moves (all Durak moves are public) with UCB1 counted over the
   simulations in which a move was available, and finishes the game with the level-1 player (with
-  some randomness) for everybody. Both bots read nothing but their own state.
+  some randomness) for everybody. Its budget: ``SEARCH_ITERATIONS`` simulations a move, or
+  ``data[0]`` when it is 1 or more. Every bot reads nothing but its own state.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 import numpy as np
 from numba import njit
+
+from makeenv.array.agents import Bot
+from makeenv.learn.policy import load_policy_data, mlp_action
 
 from .logic import (
     NUM_ACTIONS,
@@ -21,9 +33,16 @@ from .logic import (
     NUM_RANKS,
     PASS,
     S_ATTACKING,
+    S_COVERED,
     S_DEFENDING,
+    S_DISCARDED,
+    S_HAND,
+    S_KNOWN,
     S_OVER,
     S_TALON,
+    S_TO_BEAT,
+    S_TRUMP_SUIT,
+    STATE_SIZE,
     card_to_beat,
     checkEnded,
     getAgentState,
@@ -36,10 +55,13 @@ from .logic import (
 )
 
 LOW_RANK = 8  # level 1 adds cards up to Ten while the talon lasts
-SEARCH_ITERATIONS = 100  # simulations per decision of the level-2 bot (data[0] >= 1 overrides it)
+SEARCH_ITERATIONS = 100  # simulations per decision of the level-3 bot (data[0] >= 1 overrides it)
 ROLLOUT_EPSILON = 0.1  # share of random moves in the search's simulations
 UCB_C = 0.7
 MAX_ROLLOUT_STEPS = 600
+WEIGHTS_FILE = Path(__file__).with_name("level2_weights.npz")
+CONFIDENT_SHARE = 0.5  # level 2's teacher keeps the search's move when this share of simulations chose it
+CANONICAL_TRUMP = 3  # the learned policy sees every trump suit as Hearts
 
 
 @njit(cache=True)
@@ -124,8 +146,14 @@ def rollout_winner(env) -> int:
 @njit(cache=True)
 def search_action(state, iterations) -> int:
     """Single-observer ISMCTS over public moves with determinized deals."""
+    return search_choice(state, iterations)[0]
+
+
+@njit(cache=True)
+def search_choice(state, iterations):
+    """The search's move and the share of the simulations that went through it (1 when forced)."""
     if state[S_OVER] > 0.5 or (state[S_ATTACKING] < 0.5 and state[S_DEFENDING] < 0.5):
-        return PASS
+        return PASS, 1.0
     valid = getValidActions(state)
     only, count = PASS, 0
     for a in range(NUM_ACTIONS):
@@ -133,7 +161,7 @@ def search_action(state, iterations) -> int:
             only = a
             count += 1
     if count <= 1:
-        return only
+        return only, 1.0
     max_nodes = iterations + 1
     children = np.full((max_nodes, NUM_ACTIONS), -1, dtype=np.int64)
     visits = np.zeros(max_nodes, dtype=np.float64)
@@ -186,12 +214,14 @@ def search_action(state, iterations) -> int:
             visits[path[d]] += 1.0
             if mover[path[d]] == winner:
                 wins[path[d]] += 1.0
-    best, best_visits = only, -1.0
+    best, best_visits, total = only, -1.0, 0.0
     for a in range(NUM_ACTIONS):
         child = children[0, a]
-        if child >= 0 and visits[child] > best_visits:
-            best, best_visits = a, visits[child]
-    return best
+        if child >= 0:
+            total += visits[child]
+            if visits[child] > best_visits:
+                best, best_visits = a, visits[child]
+    return best, best_visits / max(total, 1.0)
 
 
 @njit(cache=True)
@@ -204,4 +234,49 @@ def search(state, data):
     return search_action(state, iterations), data
 
 
-LEVELS = {1: thrifty, 2: search}
+@njit(cache=True)
+def confident_search(state, data):
+    """Level 2's teacher: the search's move when at least ``CONFIDENT_SHARE`` of its simulations
+    went through it, else thrifty's (the search's other choices are mostly noise to copy)."""
+    action, share = search_choice(state, SEARCH_ITERATIONS)
+    return (action if share >= CONFIDENT_SHARE else thrifty_action(state)), data
+
+
+# ---- level 2 -----------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def canonical_view(state):
+    """The state with the trump suit's cards and Hearts' swapped, and ``actions``: action ``i`` of
+    the view is the game's ``actions[i]`` (the swap, so the same map turns cards either way)."""
+    trump = trump_of(state)
+    actions = np.arange(NUM_ACTIONS)
+    seen = state.copy()
+    if trump != CANONICAL_TRUMP:
+        for r in range(NUM_RANKS):
+            actions[trump * NUM_RANKS + r] = CANONICAL_TRUMP * NUM_RANKS + r
+            actions[CANONICAL_TRUMP * NUM_RANKS + r] = trump * NUM_RANKS + r
+        for block in (S_HAND, S_COVERED, S_TO_BEAT, S_DISCARDED, S_KNOWN):
+            for c in range(NUM_CARDS):
+                seen[block + c] = state[block + actions[c]]
+        for s in range(4):
+            seen[S_TRUMP_SUIT + s] = 1.0 if s == CANONICAL_TRUMP else 0.0
+    return seen, actions
+
+
+@njit(cache=True)
+def learned(state, data):
+    """Learned: a small network trained by makeenv.learn.imitate to copy the search bot's moves."""
+    seen, actions = canonical_view(state)
+    valid = getValidActions(state)
+    seen_valid = np.empty(NUM_ACTIONS, dtype=np.float64)
+    for i in range(NUM_ACTIONS):
+        seen_valid[i] = valid[actions[i]]
+    choice = mlp_action(seen, data, seen_valid)
+    return (actions[choice] if choice >= 0 else PASS), data
+
+
+LEVELS: dict[int, Any] = {1: thrifty, 3: search}
+if WEIGHTS_FILE.exists():  # absent only while makeenv.learn.imitate rebuilds it
+    LEVELS[2] = Bot(learned, data=load_policy_data(WEIGHTS_FILE, STATE_SIZE, NUM_ACTIONS))
+LEVELS = dict(sorted(LEVELS.items()))
