@@ -20,6 +20,7 @@ import os
 import random
 import threading
 import time
+import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -153,6 +154,7 @@ class ChatClient:
     def __init__(self, settings: ClientSettings):
         self.settings = settings
         self._client: Any = None
+        self._finalizer: weakref.finalize[Any, Any] | None = None
         self._lock = threading.Lock()
 
     def __repr__(self) -> str:
@@ -174,13 +176,16 @@ class ChatClient:
                     follow_redirects=False,
                     trust_env=False,
                 )
+                # A client dropped without close() (an env never closed) still shuts its pooled sockets.
+                self._finalizer = weakref.finalize(self, self._client.close)
             return self._client
 
     def close(self) -> None:
         """Close the connection pool (the client reopens it if used again)."""
         with self._lock:
-            if self._client is not None:
-                self._client.close()
+            if self._finalizer is not None:
+                self._finalizer()  # closes the pool, once
+                self._finalizer = None
                 self._client = None
 
     def complete(self, model: str, messages: Sequence[Mapping[str, str]], **params: Any) -> ChatResult:

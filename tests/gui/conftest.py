@@ -116,7 +116,7 @@ def spawn_play(*args: str, timeout: float = 60) -> tuple[subprocess.Popen, str]:
         found = re.search(r"(http://\S+/)", line)
         if found:
             return process, found.group(1)
-    process.kill()
+    stop(process)
     raise AssertionError(f"makeenv play did not print its URL: {''.join(lines)}")
 
 
@@ -127,6 +127,8 @@ def stop(process: subprocess.Popen) -> None:
     except subprocess.TimeoutExpired:
         process.kill()
         process.wait()
+    if process.stdout is not None:
+        process.stdout.close()
 
 
 @pytest.fixture(scope="session")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import time
 
@@ -282,3 +283,17 @@ def test_chat_client_alone(server):
     with pytest.raises(ChatError, match="model overloaded"):
         client.complete("m", [{"role": "user", "content": "x"}])
     client.close()
+
+
+@pytest.mark.filterwarnings("error::ResourceWarning")
+def test_a_chat_client_dropped_without_close_shuts_its_sockets(server):
+    """An env or jury never closed must not leave open sockets to the server behind (each would
+    warn, unclosed, whenever the garbage collector got to it, in whatever code ran then)."""
+    server.default = "Player 1"
+    client = ChatClient(ClientSettings(base_url=server.base_url, timeout=2))
+    assert client.complete("m", [{"role": "user", "content": "hello"}]).text == "Player 1"
+    pool = client._http()._transport._pool
+    assert len(pool.connections) == 1  # the kept-alive connection
+    del client
+    gc.collect()
+    assert pool.connections == []  # closed by the client's finalizer, not left to the socket's own
