@@ -121,9 +121,13 @@ def test_business_centre_trades_establishments_only():
     give = list(np.flatnonzero(L.getValidActions(L.getAgentState(env))))
     assert give == [L.GIVE + L.WHEAT, L.GIVE + L.BAKERY]  # not the Business Centre itself
     L.stepEnv(L.GIVE + L.WHEAT, env)
-    take = list(np.flatnonzero(L.getValidActions(L.getAgentState(env))))
+    state = L.getAgentState(env)
+    assert (L.trade_partner(state), L.trade_given(state)) == (2, L.WHEAT)
+    assert np.array_equal(L.getAgentState(L.sampleEnv(state)), state)
+    take = list(np.flatnonzero(L.getValidActions(state)))
     assert take == [L.TAKE + L.WHEAT, L.TAKE + L.BAKERY, L.TAKE + L.MINE]  # not the Stadium
     L.stepEnv(L.TAKE + L.MINE, env)
+    assert L.getAgentState(env)[L.S_TRADE] == 0  # no trade in progress
     assert L.card_count(env, 0, L.MINE) == 1 and L.card_count(env, 0, L.WHEAT) == 0
     assert L.card_count(env, 2, L.MINE) == 0 and L.card_count(env, 2, L.WHEAT) == 2
     assert env[L.E_PHASE] == L.BUY
@@ -187,6 +191,7 @@ def test_the_fourth_landmark_wins_at_once():
     for p in range(4):
         final = L.getPlayerState(env, p)
         assert L.getReward(final) == (1 if p == 2 else 0)
+        assert final[L.S_RESULT] == (L.WON if p == 2 else L.LOST)
         assert list(np.flatnonzero(L.getValidActions(final))) == [L.END_TURN]
         np.testing.assert_array_equal(L.getPlayerState(L.sampleEnv(final), p), final)
 
@@ -202,6 +207,29 @@ def test_sample_env_is_the_game_itself():
             L.stepEnv(int(np.random.choice(valid)), env)
         if L.checkEnded(env) < 0:
             np.testing.assert_array_equal(L.sampleEnv(L.getAgentState(env)), env)
+
+
+def test_the_state_keeps_the_env_values_at_the_env_indices():
+    """getPlayerState copies those values in one run: a layout that moves one must fail here."""
+    shared = [L.S_PLAYERS, L.S_RULES, L.S_PHASE, L.S_DIE1, L.S_DIE2, L.S_AGAIN, L.S_PURCHASES]
+    assert shared == [L.E_PLAYERS, L.E_RULES, L.E_PHASE, L.E_DIE1, L.E_DIE2, L.E_AGAIN, L.E_PURCHASES]
+    assert (L.S_SUPPLY, L.S_BOUGHT, L.S_SEATS) == (L.E_SUPPLY, L.E_BOUGHT, L.E_SEATS)
+    np.random.seed(6)
+    env = L.initEnv(3, L.VIS_ENV)
+    for _ in range(200):
+        if L.checkEnded(env) >= 0:
+            break
+        for p in range(3):
+            state = L.getPlayerState(env, p)
+            assert np.array_equal(state[shared], env[shared]) and np.array_equal(state[11:35], env[11:35])
+            seat_after_me = L.seat_base((p + 1) % 3)
+            assert np.array_equal(
+                state[L.S_SEATS + L.SEAT_BLOCK : L.S_SEATS + 2 * L.SEAT_BLOCK],
+                env[seat_after_me : seat_after_me + L.SEAT_BLOCK],
+            )
+            assert not state[L.S_SEATS + 3 * L.SEAT_BLOCK :].any()  # the absent fourth seat
+        valid = np.flatnonzero(L.getValidActions(L.getAgentState(env)))
+        L.stepEnv(int(np.random.choice(valid)), env)
 
 
 def test_random_play_matches_vis_env():
@@ -234,7 +262,7 @@ def test_bots_play_valid_moves_from_their_own_state():
 
 def test_sizes_and_options():
     env = makeenv.make("MachiKoro")
-    assert (env.getActionSize(), env.getStateSize(), env.players, env.parameters["rules"]) == (54, 117, 4, 0)
+    assert (env.getActionSize(), env.getStateSize(), env.players, env.parameters["rules"]) == (54, 115, 4, 0)
     published = makeenv.make("MachiKoro", players=2, rules=1)
     assert published.initEnv()[L.E_RULES] == 1 and published.players == 2
     with pytest.raises(ValueError, match="rules=2"):
@@ -276,5 +304,5 @@ def test_render_and_words():
         L.stepEnv(int(np.random.choice(sorted(valid))), env)
     assert {L.ROLL, L.BUY} <= seen_phases
     assert D.describe_action(L.BUY_CARD + L.CAFE) == "Buy Cafe (2 coins)"
-    with pytest.raises(ValueError, match="length 117"):
+    with pytest.raises(ValueError, match="length 115"):
         D.render(np.zeros(5))

@@ -42,28 +42,28 @@ from .logic import (
     S_BOUGHT,
     S_DIE1,
     S_DIE2,
-    S_GIVE,
-    S_OVER,
-    S_PARTNER,
     S_PHASE,
     S_PLAYERS,
     S_PURCHASES,
+    S_RESULT,
     S_RULES,
     S_SEAT,
     S_SEATS,
     S_SUPPLY,
     S_TO_MOVE,
-    S_WON,
+    S_TRADE,
     SEAT_BLOCK,
     SHORT_NAMES,
     STATE_SIZE,
     TAKE,
     TAKE_COINS,
     TRADE_GIVE,
+    TRADE_GIVEN,
     TRADE_PARTNER,
     TRADE_TAKE,
     TRADE_WITH,
     TV_TARGET,
+    WON,
     isValidAction,
 )
 
@@ -130,6 +130,20 @@ def _coins(state, rel: int) -> int:
     return _count(state[S_SEATS + rel * SEAT_BLOCK + B_COINS])
 
 
+def _over(state) -> bool:
+    return _count(state[S_RESULT]) > 0
+
+
+def _won(state) -> bool:
+    return _count(state[S_RESULT]) == WON
+
+
+def _trade(state) -> tuple[int, int]:
+    """The Business Centre's trade in progress: (partner relative to me or 0, kind given + 1 or 0)."""
+    value = _count(state[S_TRADE])
+    return value % TRADE_GIVEN, value // TRADE_GIVEN
+
+
 def _dice_text(state) -> str:
     d1, d2 = _count(state[S_DIE1]), _count(state[S_DIE2])
     if not d1:
@@ -139,8 +153,8 @@ def _dice_text(state) -> str:
 
 def _prompt(state) -> str:
     rel = _count(state[S_TO_MOVE])
-    if state[S_OVER] > 0.5:
-        return "You won!" if state[S_WON] > 0.5 else "Game over: you did not win"
+    if _over(state):
+        return "You won!" if _won(state) else "Game over: you did not win"
     if rel:
         return f"Waiting for {_seat_name(rel)} ({_PHASE_WORDS[_count(state[S_PHASE])]})"
     phase = _count(state[S_PHASE])
@@ -206,9 +220,9 @@ def describe_state(state) -> str:
             f"{_seat_name(rel)}: {_coins(state, rel)} coins; landmarks: {_cards_text(state, rel, RADIO_TOWER, NUM_CARDS)}; "
             f"establishments: {_cards_text(state, rel, 0, RADIO_TOWER)}."
         )
-    if state[S_PARTNER] > 0.5:
-        given = _count(state[S_GIVE])
-        text = f"Trading with {_seat_name(_count(state[S_PARTNER]))}"
+    partner, given = _trade(state)
+    if partner:
+        text = f"Trading with {_seat_name(partner)}"
         lines.append(text + (f", giving {CARD_NAMES[given - 1]}." if given else "."))
     return "\n".join(lines)
 
@@ -279,7 +293,7 @@ def render(state) -> str:
     if state.shape != (STATE_SIZE,):
         raise ValueError(f"MachiKoro.render: expected a state of length {STATE_SIZE}, got shape {state.shape}")
     n = _players(state)
-    over = state[S_OVER] > 0.5
+    over = _over(state)
     mine = not over and _count(state[S_TO_MOVE]) == 0
     phase = _count(state[S_PHASE])
 
@@ -291,7 +305,7 @@ def render(state) -> str:
     row_h = 96
     height = top_seats + n * row_h + 12
     rules = min(_count(state[S_RULES]), len(RULE_NAMES) - 1)
-    head_colour = (GREEN if state[S_WON] > 0.5 else RED) if over else INK
+    head_colour = (GREEN if _won(state) else RED) if over else INK
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" '
         f'viewBox="0 0 {WIDTH} {height}" font-family="{FONT}">',
@@ -360,7 +374,7 @@ def render(state) -> str:
             f'fill="{GREY}">Bought this turn: {_count(state[S_PURCHASES])} card(s)</text>'
         )
     # ---- every seat
-    partner = _count(state[S_PARTNER])
+    partner = _trade(state)[0]
     for rel in range(n):
         y = top_seats + rel * row_h
         to_move = not over and rel == _count(state[S_TO_MOVE])

@@ -84,6 +84,11 @@ def _load_cards() -> tuple:
 # CARD_PER[k]: the cards whose count multiplies card k's income (-1 pads; a -1 first: none).
 # ACTIVATED[t]: the establishments a roll totalling t (0..12) activates, in card order (-1 pads).
 ACTIVATED = padded([[k for k in range(NUM_NORMAL) if ROLL_LOW[k] <= total <= ROLL_HIGH[k]] for total in range(13)])
+# RED_ON[t], BLUE_ON[t], GREEN_ON[t]: ACTIVATED[t]'s cards of that colour (-1 pads)
+RED_ON, BLUE_ON, GREEN_ON = (
+    padded([[k for k in row if k >= 0 and CARD_COLOUR[k] == colour] for row in ACTIVATED])
+    for colour in (RED, BLUE, GREEN)
+)
 
 # ---- phases (vis/ENV's numbers) ----------------------------------------------------------------
 ROLL, REROLL, TV_TARGET, TRADE_PARTNER, TRADE_GIVE, TRADE_TAKE, BUY = 1, 2, 3, 4, 5, 6, 7
@@ -130,23 +135,26 @@ SEAT_BLOCK = 1 + NUM_CARDS
 ENV_SIZE = E_SEATS + MAX_PLAYERS * SEAT_BLOCK  # 115
 
 # ---- state: one player's view (length STATE_SIZE); every value is >= 0 ------------------------
+# 115 values, the most that still fit glibc's cache of small blocks (a longer state costs a slower
+# allocation at every step): the result and the trade in progress are one value each. Where a value
+# is the env's, it has the env's index (getPlayerState copies those in runs).
 S_PLAYERS = 0  # number of players n
 S_RULES = 1  # the rule set
-S_SEAT = 2  # my seat
-S_TO_MOVE = 3  # whose turn, relative to me (0 = mine)
-S_PHASE = 4  # the phase of that turn (1..7)
+S_TO_MOVE = 2  # whose turn, relative to me (0 = mine)
+S_PHASE = 3  # the phase of that turn (1..7)
+S_RESULT = 4  # 0 running, 1 another player won, 2 I won
 S_DIE1 = 5
 S_DIE2 = 6
 S_AGAIN = 7  # 1 when the player to move takes another turn
-S_PARTNER = 8  # Business Centre: the partner, relative to me (0 none)
-S_GIVE = 9  # Business Centre: the kind given + 1 (0 none)
+S_TRADE = 8  # Business Centre: 0 none, else partner (relative to me) + TRADE_GIVEN * (kind given + 1)
+S_SEAT = 9  # my seat
 S_PURCHASES = 10
-S_OVER = 11
-S_WON = 12
-S_SUPPLY = 13  # 12 counts
-S_BOUGHT = 25  # 12 flags
-S_SEATS = 37  # seat blocks: me, then the next players in turn order (blocks of absent seats are 0)
-STATE_SIZE = S_SEATS + MAX_PLAYERS * SEAT_BLOCK  # 117
+S_SUPPLY = 11  # 12 counts (the env's indices from here on)
+S_BOUGHT = 23  # 12 flags
+S_SEATS = 35  # seat blocks: me, then the next players in turn order (blocks of absent seats are 0)
+STATE_SIZE = S_SEATS + MAX_PLAYERS * SEAT_BLOCK  # 115
+TRADE_GIVEN = MAX_PLAYERS  # S_TRADE's unit of the kind given (the partner stays below it)
+RUNNING, LOST, WON = 0, 1, 2  # S_RESULT's values
 
 
 @njit(cache=True)
@@ -197,34 +205,33 @@ def getCurrentPlayer(env) -> int:
     return int(env[E_TO_MOVE])
 
 
+@njit(cache=True, inline="always")
+def copy_run(dst, at, src, start, count):
+    """``dst[at:at + count] = src[start:start + count]``, as a loop numba vectorizes: unsigned
+    indices spare it the test for negative ones."""
+    at, start = np.uint64(at), np.uint64(start)
+    for i in range(np.uint64(count)):
+        dst[at + i] = src[start + i]
+
+
 @njit(cache=True)
 def getPlayerState(env, player):
     n = int(env[E_PLAYERS])
     state = np.empty(STATE_SIZE, dtype=np.float64)  # every value is written below
-    state[S_PLAYERS] = n
-    state[S_RULES] = env[E_RULES]
-    state[S_SEAT] = player
+    copy_run(state, 0, env, 0, E_SEATS)  # the env's values, then those the state has in its own terms
     to_move = int(env[E_TO_MOVE])
-    state[S_TO_MOVE] = (to_move - player + n) % n
-    state[S_PHASE] = env[E_PHASE]
-    state[S_DIE1] = env[E_DIE1]
-    state[S_DIE2] = env[E_DIE2]
-    state[S_AGAIN] = env[E_AGAIN]
-    state[S_PARTNER] = (int(env[E_PARTNER]) - player + n) % n if env[E_PARTNER] >= 0.0 else 0.0
-    state[S_GIVE] = env[E_GIVE] + 1.0
-    state[S_PURCHASES] = env[E_PURCHASES]
-    over = env[E_RESULT] >= 0.0
-    state[S_OVER] = 1.0 if over else 0.0
-    state[S_WON] = 1.0 if over and int(env[E_RESULT]) == player else 0.0
-    for k in range(NUM_NORMAL):
-        state[S_SUPPLY + k] = env[E_SUPPLY + k]
-        state[S_BOUGHT + k] = env[E_BOUGHT + k]
-    for rel in range(n):
-        src = seat_base((player + rel) % n)
-        dst = S_SEATS + rel * SEAT_BLOCK
-        for i in range(SEAT_BLOCK):
-            state[dst + i] = env[src + i]
-    for i in range(S_SEATS + n * SEAT_BLOCK, STATE_SIZE):
+    state[S_TO_MOVE] = to_move - player + (n if to_move < player else 0)
+    winner = int(env[E_RESULT])
+    state[S_RESULT] = RUNNING if winner < 0 else (WON if winner == player else LOST)
+    partner = int(env[E_PARTNER])
+    rel = partner - player + (n if partner < player else 0)
+    state[S_TRADE] = rel + TRADE_GIVEN * (env[E_GIVE] + 1.0) if partner >= 0 else 0.0
+    state[S_SEAT] = player
+    # the seat blocks, me first: mine to the last seat's, seat 0's to the one before mine, zeros
+    mine, end = seat_base(player), seat_base(n)
+    copy_run(state, S_SEATS, env, mine, end - mine)
+    copy_run(state, S_SEATS + end - mine, env, E_SEATS, mine - E_SEATS)
+    for i in range(np.uint64(S_SEATS + end - E_SEATS), np.uint64(STATE_SIZE)):
         state[i] = 0.0
     return state
 
@@ -232,6 +239,23 @@ def getPlayerState(env, player):
 @njit(cache=True)
 def getAgentState(env):
     return getPlayerState(env, int(env[E_TO_MOVE]))
+
+
+@njit(cache=True, inline="always")
+def trade_partner(state) -> int:
+    """The Business Centre's partner, relative to me (0: no trade in progress)."""
+    return int(state[S_TRADE]) % TRADE_GIVEN
+
+
+@njit(cache=True, inline="always")
+def trade_given(state) -> int:
+    """The kind given in the Business Centre's trade (-1: none yet)."""
+    return int(state[S_TRADE]) // TRADE_GIVEN - 1
+
+
+@njit(cache=True, inline="always")
+def game_over(state) -> bool:
+    return state[S_RESULT] > RUNNING + 0.5
 
 
 @njit(cache=True, inline="always")
@@ -248,14 +272,43 @@ def normal_cards(state, rel) -> float:
     return total
 
 
+# The buying tests have no branches (``&``, ``|``, every side read): they run on data a branch
+# predictor cannot guess.
+@njit(cache=True, inline="always")
+def affords(state, card) -> bool:
+    return state[S_SEATS + B_COINS] >= CARD_COST[card]
+
+
+@njit(cache=True, inline="always")
+def market_offers(state, kind) -> bool:
+    """Whether the market has ``kind`` (0..11) left and I have not bought one this turn."""
+    return (state[S_SUPPLY + kind] > 0.5) & (state[S_BOUGHT + kind] < 0.5)
+
+
+@njit(cache=True, inline="always")
+def lacks(state, card) -> bool:
+    """Whether I have none of ``card``: one of each purple card and landmark."""
+    return state[S_SEATS + B_CARDS + card] < 0.5
+
+
 @njit(cache=True, inline="always")
 def can_buy(state, card) -> bool:
-    """Whether I may buy ``card`` now (the buying phase of my turn assumed)."""
-    if state[S_SEATS + B_COINS] < CARD_COST[card]:
-        return False
-    if card < NUM_NORMAL:
-        return state[S_SUPPLY + card] > 0.5 and state[S_BOUGHT + card] < 0.5
-    return not owns(state, 0, card)  # one of each purple card and landmark
+    """Whether I may buy ``card`` (0..18) now, the buying phase of my turn assumed."""
+    in_market = (card < NUM_NORMAL) & market_offers(state, min(card, NUM_NORMAL - 1))
+    return affords(state, card) & (in_market | ((card >= NUM_NORMAL) & lacks(state, card)))
+
+
+@njit(cache=True, inline="always")
+def buy_allows(state, action) -> bool:
+    """Whether any ``action`` (0..53) is valid in the buying phase of my turn, without branches."""
+    card = min(max(action - BUY_CARD, 0), NUM_CARDS - 1)
+    return (action == END_TURN) | ((action >= BUY_CARD) & (action < END_TURN) & can_buy(state, card))
+
+
+@njit(cache=True, inline="always")
+def roll_allows(state, action) -> bool:
+    """Whether any ``action`` is valid in the rolling phase of my turn: two dice need the station."""
+    return (action == ROLL_ONE) | ((action == ROLL_TWO) & owns(state, 0, TRAIN_STATION))
 
 
 PHASE_FIRST = np.array([0, ROLL_ONE, KEEP_ROLL, TAKE_COINS, TRADE_WITH, GIVE, TAKE, BUY_CARD], dtype=np.int64)
@@ -267,9 +320,9 @@ def phase_allows(state, phase, action) -> bool:
     """Whether ``action`` (one of the phase's, PHASE_FIRST..PHASE_END) is valid for me to move in
     ``phase`` of a running game."""
     if phase == BUY:
-        return action == END_TURN or can_buy(state, action - BUY_CARD)
+        return buy_allows(state, action)
     if phase == ROLL:
-        return action == ROLL_ONE or owns(state, 0, TRAIN_STATION)
+        return roll_allows(state, action)
     if phase == REROLL:  # the published rules: two dice need the station
         return action != ROLL_TWO or state[S_RULES] < 0.5 or owns(state, 0, TRAIN_STATION)
     n = int(state[S_PLAYERS])
@@ -281,24 +334,28 @@ def phase_allows(state, phase, action) -> bool:
         return action == NO_TRADE or (rel < n and normal_cards(state, rel) > 0.5)
     if phase == TRADE_GIVE:
         return owns(state, 0, action - GIVE)
-    rel = int(state[S_PARTNER])  # TRADE_TAKE
+    rel = trade_partner(state)  # TRADE_TAKE
     return 1 <= rel < n and owns(state, rel, action - TAKE)
 
 
 @njit(cache=True, inline="always")
 def my_phase(state) -> int:
-    """The phase when it is my move in a running game, else 0."""
-    if state[S_OVER] > 0.5 or state[S_TO_MOVE] > 0.5:
-        return 0
+    """The phase when it is my move in a running game, else 0 (also for a phase out of range)."""
     phase = int(state[S_PHASE])
-    return phase if ROLL <= phase <= BUY else 0
+    mine = (state[S_RESULT] <= 0.5) & (state[S_TO_MOVE] <= 0.5) & (phase >= ROLL) & (phase <= BUY)
+    return phase * mine
 
 
 @njit(cache=True)
 def isValidAction(state, action) -> bool:
+    """The two common phases first, tested without branches on the action."""
     phase = my_phase(state)
+    if phase == BUY:
+        return buy_allows(state, action)
+    if phase == ROLL:
+        return roll_allows(state, action)
     if phase == 0:
-        return action == END_TURN and state[S_OVER] > 0.5
+        return action == END_TURN and game_over(state)
     if action < PHASE_FIRST[phase] or action >= PHASE_END[phase]:
         return False
     return phase_allows(state, phase, action)
@@ -306,16 +363,24 @@ def isValidAction(state, action) -> bool:
 
 @njit(cache=True)
 def getValidActions(state):
-    """phase_allows over the actions of the phase only (the others are never valid)."""
+    """phase_allows over the actions of the phase only (the others are never valid); the buying
+    phase's cards written without branches."""
     valid = np.zeros(NUM_ACTIONS, dtype=np.float64)
     phase = my_phase(state)
-    if phase == 0:
-        if state[S_OVER] > 0.5:
-            valid[END_TURN] = 1.0
-        return valid
-    for a in range(PHASE_FIRST[phase], PHASE_END[phase]):
-        if phase_allows(state, phase, a):
-            valid[a] = 1.0
+    if phase == BUY:  # can_buy, split in its two kinds of card
+        for kind in range(NUM_NORMAL):
+            valid[BUY_CARD + kind] = affords(state, kind) & market_offers(state, kind)
+        for card in range(NUM_NORMAL, NUM_CARDS):
+            valid[BUY_CARD + card] = affords(state, card) & lacks(state, card)
+        valid[END_TURN] = 1.0
+    elif phase == ROLL:
+        valid[ROLL_ONE] = 1.0
+        valid[ROLL_TWO] = owns(state, 0, TRAIN_STATION)
+    elif phase == 0:
+        valid[END_TURN] = game_over(state)
+    else:
+        for a in range(PHASE_FIRST[phase], PHASE_END[phase]):
+            valid[a] = phase_allows(state, phase, a)
     return valid
 
 
@@ -329,17 +394,15 @@ def card_count(env, seat, card) -> float:
 
 @njit(cache=True, inline="always")
 def card_income(env, seat, card) -> float:
-    """Coins one ``card`` of ``seat`` earns when it activates (its multipliers and the mall counted)."""
-    income = float(CARD_INCOME[int(env[E_RULES]), card])
-    if CARD_MALL[card] == 1 and card_count(env, seat, SHOPPING_MALL) > 0.5:
-        income += 1.0
-    if CARD_PER[card, 0] < 0:
-        return income
+    """Coins one ``card`` of ``seat`` earns when it activates (its multipliers and the mall counted).
+    Without branches: the dice choose the card."""
+    mall = card_count(env, seat, SHOPPING_MALL) > 0.5
+    income = CARD_INCOME[int(env[E_RULES]), card] + CARD_MALL[card] * mall
     per = 0.0
-    for other in CARD_PER[card]:
-        if other >= 0:
-            per += card_count(env, seat, other)
-    return income * per
+    for j in range(CARD_PER.shape[1]):
+        other = CARD_PER[card, j]
+        per += (other >= 0) * card_count(env, seat, max(other, 0))
+    return income * (per if CARD_PER[card, 0] >= 0 else 1.0)
 
 
 @njit(cache=True, inline="always")
@@ -356,36 +419,49 @@ def activates(card, total) -> bool:
 
 
 @njit(cache=True, inline="always")
+def seat_after(seat, step, n) -> int:
+    """The seat ``step`` (0..n) places after ``seat`` (a subtraction, not the slow ``%``)."""
+    later = seat + step
+    return later - n if later >= n else later
+
+
+@njit(cache=True, inline="always")
+def earnings(env, seat, table, total) -> float:
+    """What the cards ``table[total]`` lists (one colour's cards a total activates, -1 pads) earn
+    ``seat``. Without branches: the dice choose the cards."""
+    coins = 0.0
+    for j in range(table.shape[1]):
+        card = table[total, j]
+        real = max(card, 0)
+        coins += (card >= 0) * card_count(env, seat, real) * card_income(env, seat, real)
+    return coins
+
+
+@njit(cache=True, inline="always")
 def resolve_roll(env, total):
     """Pay every card the total activates: red first (the owners in reverse seat order from the
     roller, while the roller has coins), then blue and green, then the roller's purple cards.
     Sets the phase that follows: TV Station, Business Centre or buying."""
     n = int(env[E_PLAYERS])
     roller = int(env[E_TO_MOVE])
-    for step in range(1, n):
-        owner = (roller - step + n) % n
-        for card in ACTIVATED[total]:
-            if card >= 0 and CARD_COLOUR[card] == RED:
-                count = card_count(env, owner, card)
-                if count > 0.5:
-                    take_coins(env, roller, owner, count * card_income(env, owner, card))
-    for card in ACTIVATED[total]:
-        if card < 0:
-            continue
-        if CARD_COLOUR[card] == BLUE:
-            for seat in range(n):
-                env[seat_base(seat) + B_COINS] += card_count(env, seat, card) * card_income(env, seat, card)
-        elif CARD_COLOUR[card] == GREEN:
-            env[seat_base(roller) + B_COINS] += card_count(env, roller, card) * card_income(env, roller, card)
+    if RED_ON[total, 0] >= 0:  # (a colour without cards is skipped: cheaper than paying nothing)
+        for step in range(n - 1, 0, -1):  # the player before the roller first
+            owner = seat_after(roller, step, n)
+            take_coins(env, roller, owner, earnings(env, owner, RED_ON, total))
+    if BLUE_ON[total, 0] >= 0:
+        for seat in range(n):
+            env[seat_base(seat) + B_COINS] += earnings(env, seat, BLUE_ON, total)
+    if GREEN_ON[total, 0] >= 0:
+        env[seat_base(roller) + B_COINS] += earnings(env, roller, GREEN_ON, total)
     env[E_PHASE] = BUY
     if not activates(STADIUM, total):
         return
     if card_count(env, roller, STADIUM) > 0.5:
         for step in range(1, n):
-            take_coins(env, (roller + step) % n, roller, STADIUM_TAKE)
+            take_coins(env, seat_after(roller, step, n), roller, STADIUM_TAKE)
     if card_count(env, roller, TV_STATION) > 0.5:
         for step in range(1, n):
-            if env[seat_base((roller + step) % n) + B_COINS] > 0.5:
+            if env[seat_base(seat_after(roller, step, n)) + B_COINS] > 0.5:
                 env[E_PHASE] = TV_TARGET
                 return
     if card_count(env, roller, BUSINESS_CENTRE) > 0.5:
@@ -402,8 +478,8 @@ def roll_dice(env, dice):
 def settle_roll(env):
     """The roll stands: note doubles with the Amusement Park, pay the cards."""
     roller = int(env[E_TO_MOVE])
-    doubles = env[E_DIE2] > 0.5 and env[E_DIE1] == env[E_DIE2]
-    env[E_AGAIN] = 1.0 if doubles and card_count(env, roller, AMUSEMENT_PARK) > 0.5 else 0.0
+    doubles = (env[E_DIE2] > 0.5) & (env[E_DIE1] == env[E_DIE2])  # no branch on the dice
+    env[E_AGAIN] = doubles & (card_count(env, roller, AMUSEMENT_PARK) > 0.5)
     resolve_roll(env, int(env[E_DIE1] + env[E_DIE2]))
 
 
@@ -417,7 +493,7 @@ def end_turn(env):
     if env[E_AGAIN] > 0.5:
         env[E_AGAIN] = 0.0
     else:
-        env[E_TO_MOVE] = (int(env[E_TO_MOVE]) + 1) % int(env[E_PLAYERS])
+        env[E_TO_MOVE] = seat_after(int(env[E_TO_MOVE]), 1, int(env[E_PLAYERS]))
 
 
 @njit(cache=True, inline="always")
@@ -442,7 +518,14 @@ def stepEnv(action, env):
     n = int(env[E_PLAYERS])
     me = int(env[E_TO_MOVE])
     phase = int(env[E_PHASE])
-    if phase == ROLL:
+    if phase == BUY:  # the most common phase first
+        if action == END_TURN:
+            end_turn(env)
+        else:
+            buy(env, me, action - BUY_CARD)
+            if env[E_RESULT] < 0.0 and (env[E_RULES] == PUBLISHED or env[seat_base(me) + B_COINS] < 0.5):
+                end_turn(env)
+    elif phase == ROLL:
         roll_dice(env, 2 if action == ROLL_TWO else 1)
         if card_count(env, me, RADIO_TOWER) > 0.5:
             env[E_PHASE] = REROLL
@@ -453,13 +536,13 @@ def stepEnv(action, env):
             roll_dice(env, 2 if action == ROLL_TWO else 1)
         settle_roll(env)
     elif phase == TV_TARGET:
-        take_coins(env, (me + action - TAKE_COINS + 1) % n, me, TV_TAKE)
+        take_coins(env, seat_after(me, action - TAKE_COINS + 1, n), me, TV_TAKE)
         env[E_PHASE] = TRADE_PARTNER if card_count(env, me, BUSINESS_CENTRE) > 0.5 else BUY
     elif phase == TRADE_PARTNER:
         if action == NO_TRADE:
             env[E_PHASE] = BUY
         else:
-            env[E_PARTNER] = (me + action - TRADE_WITH + 1) % n
+            env[E_PARTNER] = seat_after(me, action - TRADE_WITH + 1, n)
             env[E_PHASE] = TRADE_GIVE
     elif phase == TRADE_GIVE:
         env[E_GIVE] = action - GIVE
@@ -473,13 +556,6 @@ def stepEnv(action, env):
         env[E_PARTNER] = -1.0
         env[E_GIVE] = -1.0
         env[E_PHASE] = BUY
-    elif phase == BUY:
-        if action == END_TURN:
-            end_turn(env)
-        else:
-            buy(env, me, action - BUY_CARD)
-            if env[E_RESULT] < 0.0 and (env[E_RULES] == PUBLISHED or env[seat_base(me) + B_COINS] < 0.5):
-                end_turn(env)
     return env
 
 
@@ -490,9 +566,9 @@ def checkEnded(env) -> int:
 
 @njit(cache=True)
 def getReward(state) -> int:
-    if not state[S_OVER] > 0.5:
+    if not game_over(state):
         return -1
-    return 1 if state[S_WON] > 0.5 else 0
+    return 1 if state[S_RESULT] > LOST + 0.5 else 0
 
 
 @njit(cache=True)
@@ -508,11 +584,12 @@ def sampleEnv(state):
     env[E_DIE1] = state[S_DIE1]
     env[E_DIE2] = state[S_DIE2]
     env[E_AGAIN] = state[S_AGAIN]
-    env[E_PARTNER] = (me + int(state[S_PARTNER])) % n if state[S_PARTNER] > 0.5 else -1.0
-    env[E_GIVE] = state[S_GIVE] - 1.0
+    partner = trade_partner(state)
+    env[E_PARTNER] = (me + partner) % n if partner > 0 else -1.0
+    env[E_GIVE] = trade_given(state) if partner > 0 else -1.0
     env[E_PURCHASES] = state[S_PURCHASES]
     env[E_RESULT] = -1.0
-    if state[S_OVER] > 0.5:  # the winner: the seat holding every landmark
+    if game_over(state):  # the winner: the seat holding every landmark
         for rel in range(n):
             held = 0.0
             for landmark in range(RADIO_TOWER, NUM_CARDS):

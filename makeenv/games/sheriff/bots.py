@@ -6,9 +6,9 @@
   inspects every bag whose bribe is worth less than one coin per card in the bag (a stand good
   offered counts 2 coins, a bag card 3).
 * Level 2, ``shrewd``: trades like level 1 but sheriffs with a memory of what the stands show: it
-  lets pass the bags of merchants with no contraband on their stand (the honest ones, whom an
-  inspection would pay), and inspects a merchant known to smuggle unless the bribe is worth two
-  coins per card in the bag.
+  lets pass the bags of merchants with no contraband on their stand who offer no bribe (the honest
+  ones, whom an inspection would pay), and inspects any other merchant (a known smuggler, or one
+  bribing: honest traders never do) unless the bribe is worth two coins per card in the bag.
 
 Both read nothing but their own state.
 """
@@ -151,8 +151,8 @@ def inspects(state, shrewd) -> bool:
     block = S_SEATS + rel * SEAT_BLOCK
     cards = state[block + B_BAG_COUNT] + state[block + B_BAG_BRIBE_COUNT]
     if shrewd:
-        if state[block + B_CONTRABAND] < 0.5:
-            return False
+        if state[block + B_CONTRABAND] < 0.5 and bribe_worth(state, block) <= 0.0:
+            return False  # looks honest: inspecting an honest bag pays the merchant
         return bribe_worth(state, block) < 2.0 * cards
     return bribe_worth(state, block) < cards
 
@@ -187,7 +187,7 @@ def honest(state, data):
 
 @njit(cache=True)
 def shrewd(state, data):
-    """Shrewd trader: trades honestly; as sheriff inspects only merchants with contraband on their stand."""
+    """Shrewd trader: trades honestly; as sheriff lets pass merchants with a clean stand offering no bribe."""
     return trader_action(state, True), data
 
 

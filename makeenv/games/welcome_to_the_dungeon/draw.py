@@ -55,9 +55,10 @@ def describe_action(action: int) -> str:
     return f"Unknown action {a}"
 
 
-def _rel(state, start: int) -> int:
-    """The first relative seat flagged in ``state[start:start + 4]``, -1 if none."""
-    return next((r for r in range(NUM_PLAYERS) if state[start + r] > 0.5), -1)
+def seat_place(state, at: int) -> int:
+    """The place counted from me (0 me, then the next players) of the seat that the common-block
+    value ``state[at]`` names (dungeon.py's ``seat_code``), -1 for nobody."""
+    return int(state[at]) - 1
 
 
 def _headline(state) -> tuple[str, str]:
@@ -65,9 +66,9 @@ def _headline(state) -> tuple[str, str]:
     if state[c + C_OVER] > 0.5:
         if state[c + C_WON] > 0.5:
             return "You won the game!", GREEN
-        return f"Game over: {SEAT_NAMES[_rel(state, c + C_WINNER)].lower()} won", RED
-    if state[c + C_TO_MOVE] < 0.5:
-        return f"Waiting for {SEAT_NAMES[_rel(state, c + C_TO_MOVE)].lower()}", GREY
+        return f"Game over: {SEAT_NAMES[seat_place(state, c + C_WINNER)].lower()} won", RED
+    if seat_place(state, c + C_TO_MOVE) != 0:
+        return f"Waiting for {SEAT_NAMES[seat_place(state, c + C_TO_MOVE)].lower()}", GREY
     phase = L.state_phase(state)
     return (
         {
@@ -90,9 +91,9 @@ def _seats(state) -> list[str]:
             notes.append("eliminated")
         elif state[L.S_PASSED + rel] > 0.5:
             notes.append("passed")
-        if state[c + C_RUNNER + rel] > 0.5:
+        if seat_place(state, c + C_RUNNER) == rel:
             notes.append("goes into the dungeon")
-        if state[c + C_TO_MOVE + rel] > 0.5:
+        if seat_place(state, c + C_TO_MOVE) == rel:
             notes.append("to move")
         seats.append(", ".join(notes))
     return seats
@@ -118,7 +119,7 @@ def _lines(state) -> list[str]:
     for i in range(NUM_SPECIES):
         if state[L.S_LOOKED + i] > 0.5:
             lines.append(f"You are looking at: {monster(SPECIES[i])}.")
-    last = _rel(state, c + C_LAST_RUNNER)
+    last = seat_place(state, c + C_LAST_RUNNER)
     if last >= 0:
         result = "survived" if state[c + C_LAST_WON] > 0.5 else "died"
         seen = [
@@ -150,7 +151,7 @@ def render(state) -> str:
             f"WelcomeToTheDungeon.render: expected a state of length {L.STATE_SIZE}, got shape {state.shape}"
         )
     head, colour = _headline(state)
-    acting = state[L.S_COMMON + C_TO_MOVE] > 0.5 or state[L.S_COMMON + C_OVER] > 0.5
+    acting = seat_place(state, L.S_COMMON + C_TO_MOVE) == 0 or state[L.S_COMMON + C_OVER] > 0.5
     buttons = [
         (a, describe_action(a) if state[L.S_COMMON + C_OVER] < 0.5 else "End")
         for a in range(L.NUM_ACTIONS)

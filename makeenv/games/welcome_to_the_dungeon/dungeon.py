@@ -55,17 +55,20 @@ E_LAST_SPECIES = 81  # 8 counts: the monsters of the previous round's dungeon, b
 COMMON_SIZE = 89
 
 # ---- the part of every state that both versions append (offsets from its start) -------------
+# A seat is stored as its place counted from me plus one (1 me, 2..4 the next players), 0 for
+# nobody: one value instead of four one-hot flags keeps WelcomeToTheDungeon2's state under the
+# size whose allocation misses the allocator's fast cache (see its README).
 C_SEAT = 0  # my seat
-C_TO_MOVE = 1  # 4 flags: who moves (me, then the next players); all 0 at the end
-C_OVER = 5  # 1 when the game is over
-C_WON = 6  # 1 when I won it
-C_WINNER = 7  # 4 flags: the winner (me, then the next players)
-C_RUNNER = 11  # 4 flags: who goes into the dungeon this round, once the bidding is over
-C_LAST_RUNNER = 15  # 4 flags: the previous round's runner
-C_LAST_WON = 19  # 1 when it survived
-C_LAST_SPECIES = 20  # 8 counts: the previous round's dungeon, by species
-C_ROUNDS = 28  # rounds finished
-COMMON_STATE_SIZE = 29
+C_TO_MOVE = 1  # who moves (1 me); 0 at the end
+C_OVER = 2  # 1 when the game is over
+C_WON = 3  # 1 when I won it
+C_WINNER = 4  # the winner (1 me), 0 while the game runs
+C_RUNNER = 5  # who goes into the dungeon this round (1 me), 0 while bidding
+C_LAST_RUNNER = 6  # the previous round's runner (1 me), 0 before the first round ends
+C_LAST_WON = 7  # 1 when it survived
+C_LAST_SPECIES = 8  # 8 counts: the previous round's dungeon, by species
+C_ROUNDS = 16  # rounds finished
+COMMON_STATE_SIZE = 17
 
 
 @njit(cache=True)
@@ -77,14 +80,14 @@ def species_index(strength) -> int:
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def seat_after(seat, k) -> int:
     """The seat ``k`` places after ``seat`` (0 <= k < NUM_PLAYERS), without a modulo."""
     s = seat + k
     return s - NUM_PLAYERS if s >= NUM_PLAYERS else s
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def relative(seat, player) -> int:
     """``seat``'s place counted from ``player`` (0 = ``player``, then the next players)."""
     r = seat - player
@@ -101,12 +104,12 @@ def new_env(size):
     return env
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def eliminated(env, seat) -> bool:
     return env[E_LOSSES + seat] >= LOSSES_OUT
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def first_in_play(env, seat) -> int:
     """``seat`` or, if it has passed, the next seat after it that has not."""
     for k in range(NUM_PLAYERS):
@@ -116,16 +119,36 @@ def first_in_play(env, seat) -> int:
     return seat
 
 
+@njit(cache=True, inline="always")
+def place_cards(env, first, last, r):
+    """Cards ``first``..``last`` of an inside-out Fisher-Yates shuffle: card i swaps with place
+    ``j`` uniform in 0..i, the j's read as the digits of ``r`` (uniform below (first + 1) * ... *
+    (last + 1)) in mixed radix."""
+    for i in range(first, last + 1):
+        j = r % (i + 1)
+        r //= i + 1
+        env[E_DECK + i] = env[E_DECK + j]
+        env[E_DECK + j] = i
+
+
+@njit(cache=True, inline="always")
+def shuffle_deck(env):
+    """The 13 card ids in a uniformly random order: two random numbers instead of twelve (a third
+    of np.random.shuffle's time on the env's slice)."""
+    env[E_DECK] = 0.0
+    place_cards(env, 1, 8, np.random.randint(362_880))  # 2 * 3 * ... * 9
+    place_cards(env, 9, NUM_CARDS - 1, np.random.randint(17_160))  # 10 * 11 * 12 * 13
+
+
 @njit(cache=True)
 def new_round(env, starter):
     """Shuffle the 13 monsters, give the hero all its items, empty the dungeon; eliminated seats
     have passed already; ``starter`` (or the next seat still in the game) moves first."""
+    shuffle_deck(env)
     for i in range(NUM_CARDS):
-        env[E_DECK + i] = i
         env[E_DRAWER + i] = -1.0
         env[E_POS + i] = 0.0
         env[E_GONE + i] = 0.0
-    np.random.shuffle(env[E_DECK : E_DECK + NUM_CARDS])
     env[E_DRAWN] = 0.0
     env[E_PEEK] = -1.0
     env[E_DUNGEON_COUNT] = 0.0
@@ -137,13 +160,13 @@ def new_round(env, starter):
     env[E_TO_MOVE] = first_in_play(env, starter)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def next_bidder(env):
     """The turn goes to the next seat that has not passed."""
     env[E_TO_MOVE] = first_in_play(env, seat_after(int(env[E_TO_MOVE]), 1))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def look(env):
     """The player to move draws the next monster and looks at it."""
     card = int(env[E_DECK + int(env[E_DRAWN])])
@@ -153,7 +176,7 @@ def look(env):
     env[E_PHASE] = PH_LOOKED
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def add_looked(env):
     """The monster looked at goes on top of the dungeon; the next player bids."""
     card = int(env[E_PEEK])
@@ -164,7 +187,7 @@ def add_looked(env):
     next_bidder(env)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def discard_looked(env, item):
     """The monster looked at is set aside together with the hero's ``item``; the next player bids."""
     env[E_GONE + int(env[E_PEEK])] = 1.0
@@ -174,7 +197,7 @@ def discard_looked(env, item):
     next_bidder(env)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def pass_bid(env) -> bool:
     """The player to move passes. True when that leaves one player: the runner, now to move."""
     env[E_PASSED + int(env[E_TO_MOVE])] = 1.0
@@ -191,7 +214,7 @@ def pass_bid(env) -> bool:
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def dungeon_top(env) -> int:
     """The monster on top of the dungeon (added last and still there), -1 when it is empty."""
     best, card = 0.0, -1
@@ -236,7 +259,7 @@ def end_round(env, survived) -> bool:
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def first_standing(env, seat) -> int:
     """``seat`` or, if it is eliminated, the next seat after it that is not."""
     for k in range(NUM_PLAYERS):
@@ -246,12 +269,12 @@ def first_standing(env, seat) -> int:
     return seat
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def getCurrentPlayer(env) -> int:
     return int(env[E_TO_MOVE])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def checkEnded(env) -> int:
     return int(env[E_RESULT])
 
@@ -267,7 +290,7 @@ def getWinners(env):
 # ---- states ------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def put_scores(env, player, state, wins_losses, passed):
     """Wins and losses as (win, loss) pairs at ``wins_losses`` and the passed flags at ``passed``,
     me first, then the next players."""
@@ -278,36 +301,45 @@ def put_scores(env, player, state, wins_losses, passed):
         state[passed + rel] = env[E_PASSED + seat]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def seat_code(seat, player) -> float:
+    """A seat as the common block stores it: its place counted from ``player`` plus one, 0 for
+    none (``seat`` < 0)."""
+    return float(relative(seat, player) + 1) if seat >= 0 else 0.0
+
+
+@njit(cache=True, inline="always")
+def code_seat(code, me) -> int:
+    """The seat a common-block value names (see ``seat_code``), -1 for none."""
+    rel = int(code) - 1
+    return seat_after(me, rel) if 0 <= rel < NUM_PLAYERS else -1
+
+
+@njit(cache=True, inline="always")
 def put_common(env, player, state, at):
     """The block both versions append at ``at`` (the C_* offsets) of a zeroed ``state``."""
     state[at + C_SEAT] = player
     winner = int(env[E_RESULT])
-    if winner >= 0:
-        state[at + C_OVER] = 1.0
-        state[at + C_WON] = 1.0 if winner == player else 0.0
-        state[at + C_WINNER + relative(winner, player)] = 1.0
-    else:
-        state[at + C_TO_MOVE + relative(int(env[E_TO_MOVE]), player)] = 1.0
-    runner = int(env[E_RUNNER])
-    if runner >= 0:
-        state[at + C_RUNNER + relative(runner, player)] = 1.0
-    last = int(env[E_LAST_RUNNER])
-    if last >= 0:
-        state[at + C_LAST_RUNNER + relative(last, player)] = 1.0
+    over = winner >= 0
+    state[at + C_OVER] = 1.0 if over else 0.0
+    state[at + C_WON] = 1.0 if winner == player else 0.0
+    state[at + C_WINNER] = seat_code(winner, player)
+    state[at + C_TO_MOVE] = 0.0 if over else seat_code(int(env[E_TO_MOVE]), player)
+    state[at + C_RUNNER] = seat_code(int(env[E_RUNNER]), player)
+    state[at + C_LAST_RUNNER] = seat_code(int(env[E_LAST_RUNNER]), player)
     state[at + C_LAST_WON] = env[E_LAST_WON]
     for i in range(NUM_SPECIES):
         state[at + C_LAST_SPECIES + i] = env[E_LAST_SPECIES + i]
     state[at + C_ROUNDS] = env[E_ROUNDS]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def moving(state, at) -> bool:
     """True when the state's player is to move in a running game (common block at ``at``)."""
-    return state[at + C_OVER] < 0.5 and state[at + C_TO_MOVE] > 0.5
+    return state[at + C_TO_MOVE] == 1.0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def reward_at(state, at) -> int:
     """getReward for a state whose common block starts at ``at``."""
     if state[at + C_OVER] < 0.5:
@@ -315,7 +347,7 @@ def reward_at(state, at) -> int:
     return 1 if state[at + C_WON] > 0.5 else 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def flag_bits(state, at, count, shift) -> int:
     """Bits ``shift`` .. ``shift + count - 1`` set where the flags ``state[at:at + count]`` are on."""
     bits = 0
@@ -324,13 +356,13 @@ def flag_bits(state, at, count, shift) -> int:
     return bits
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def mask_has(mask, action, size) -> bool:
     """isValidAction from a version's valid-action bit mask (bit a set when action a is valid)."""
     return 0 <= action < size and (mask >> action) & 1 == 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def mask_to_valid(mask, size):
     """getValidActions from a version's valid-action bit mask."""
     valid = np.empty(size, dtype=np.float64)
@@ -346,20 +378,16 @@ def mask_to_valid(mask, size):
 def restore_common(env, state, at, wins_losses, passed) -> int:
     """Fill the env's scores, turn, runner, result and last round from a state; returns my seat."""
     me = min(max(int(state[at + C_SEAT]), 0), NUM_PLAYERS - 1)
-    env[E_TO_MOVE] = me
     for rel in range(NUM_PLAYERS):
         seat = seat_after(me, rel)
         env[E_WINS + seat] = max(state[wins_losses + 2 * rel], 0.0)
         env[E_LOSSES + seat] = max(state[wins_losses + 2 * rel + 1], 0.0)
         env[E_PASSED + seat] = 1.0 if state[passed + rel] > 0.5 else 0.0
-        if state[at + C_TO_MOVE + rel] > 0.5:
-            env[E_TO_MOVE] = seat
-        if state[at + C_WINNER + rel] > 0.5:
-            env[E_RESULT] = seat
-        if state[at + C_RUNNER + rel] > 0.5:
-            env[E_RUNNER] = seat
-        if state[at + C_LAST_RUNNER + rel] > 0.5:
-            env[E_LAST_RUNNER] = seat
+    mover = code_seat(state[at + C_TO_MOVE], me)
+    env[E_TO_MOVE] = mover if mover >= 0 else me
+    env[E_RESULT] = code_seat(state[at + C_WINNER], me)
+    env[E_RUNNER] = code_seat(state[at + C_RUNNER], me)
+    env[E_LAST_RUNNER] = code_seat(state[at + C_LAST_RUNNER], me)
     env[E_LAST_WON] = state[at + C_LAST_WON]
     for i in range(NUM_SPECIES):
         env[E_LAST_SPECIES + i] = max(state[at + C_LAST_SPECIES + i], 0.0)

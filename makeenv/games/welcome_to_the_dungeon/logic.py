@@ -32,6 +32,7 @@ from .dungeon import (
     CARD_STRENGTH,
     COMMON_SIZE,
     COMMON_STATE_SIZE,
+    E_DECK,
     E_DRAWER,
     E_DRAWN,
     E_DUNGEON_COUNT,
@@ -194,7 +195,7 @@ def rogue_survives(env) -> bool:
     return hp > 0.0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def survives(env) -> bool:
     return warrior_survives(env) if env[E_HERO] == WARRIOR else rogue_survives(env)
 
@@ -245,8 +246,9 @@ def stepEnv(action, env):
 # ---- states ------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
-def getPlayerState(env, player):
+@njit(cache=True, inline="always")
+def player_state(env, player):
+    """getPlayerState, inlined into getAgentState (a call passing arrays costs two atomic reference counts)."""
     state = np.zeros(STATE_SIZE, dtype=np.float64)
     put_scores(env, player, state, S_SCORES, S_PASSED)
     put_common(env, player, state, S_COMMON)
@@ -256,12 +258,12 @@ def getPlayerState(env, player):
     state[hero] = 1.0
     for i in range(NUM_ITEMS):
         state[hero + 1 + i] = env[E_ITEMS + i]
-    phase = int(env[E_PHASE])
-    if phase <= PH_HERO:
-        state[S_PHASE + phase] = 1.0
-    if phase == PH_LOOKED and int(env[E_TO_MOVE]) == player:
-        state[S_LOOKED + CARD_SPECIES[int(env[E_PEEK])]] = 1.0
-    for c in range(NUM_CARDS):
+    phase = int(env[E_PHASE])  # the phase and the card looked at change every move: no branches
+    state[S_PHASE + min(phase, PH_HERO)] = 1.0 if phase <= PH_HERO else 0.0
+    looking = phase == PH_LOOKED and int(env[E_TO_MOVE]) == player
+    state[S_LOOKED + CARD_SPECIES[max(int(env[E_PEEK]), 0)]] = 1.0 if looking else 0.0
+    for k in range(int(env[E_DRAWN])):  # only drawn cards can be mine
+        c = int(env[E_DECK + k])
         if env[E_DRAWER + c] == player:
             if env[E_POS + c] > 0.0:
                 state[S_MY_DUNGEON + int(env[E_POS + c]) - 1] = CARD_STRENGTH[c]
@@ -271,11 +273,16 @@ def getPlayerState(env, player):
 
 
 @njit(cache=True)
-def getAgentState(env):
-    return getPlayerState(env, getCurrentPlayer(env))
+def getPlayerState(env, player):
+    return player_state(env, player)
 
 
 @njit(cache=True)
+def getAgentState(env):
+    return player_state(env, getCurrentPlayer(env))
+
+
+@njit(cache=True, inline="always")
 def state_phase(state) -> int:
     """The phase a state shows (PH_OVER at the end, or when it shows none)."""
     if state[S_COMMON + C_OVER] > 0.5:
@@ -286,27 +293,27 @@ def state_phase(state) -> int:
     return PH_OVER
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def valid_mask(state) -> int:
     """The valid actions as bits (bit a set when action a is valid); PASS alone when the state's
-    player does not move."""
+    player does not move. Each phase's bits times its flag, without branches on the phase (it
+    changes from move to move, which defeats branch prediction); the items of the hero not in play
+    show zeros."""
     if not moving(state, S_COMMON):
         return 1 << PASS
-    phase = state_phase(state)
-    if phase == PH_BID:
-        return (1 << PASS) | (int(state[S_DRAWN] < NUM_CARDS) << LOOK)
-    if phase == PH_LOOKED:
-        mask = 1 << ADD
-        if state[S_WARRIOR] > 0.5:
-            mask |= flag_bits(state, S_WARRIOR + 1, NUM_ITEMS, DISCARD_WARRIOR)
-        if state[S_ROGUE] > 0.5:
-            mask |= flag_bits(state, S_ROGUE + 1, NUM_ITEMS, DISCARD_ROGUE)
-        return mask
-    if phase == PH_CHOOSE:
-        return ((1 << NUM_SPECIES) - 1) << VORPAL_SPECIES
-    if phase == PH_HERO:
-        return 3 << CHOOSE_HERO
-    return 1 << PASS
+    bid = (1 << PASS) | (int(state[S_DRAWN] < NUM_CARDS) << LOOK)
+    looked = (
+        (1 << ADD)
+        | flag_bits(state, S_WARRIOR + 1, NUM_ITEMS, DISCARD_WARRIOR)
+        | flag_bits(state, S_ROGUE + 1, NUM_ITEMS, DISCARD_ROGUE)
+    )
+    mask = (
+        int(state[S_PHASE + PH_BID] > 0.5) * bid
+        | int(state[S_PHASE + PH_LOOKED] > 0.5) * looked
+        | int(state[S_PHASE + PH_CHOOSE] > 0.5) * (((1 << NUM_SPECIES) - 1) << VORPAL_SPECIES)
+        | int(state[S_PHASE + PH_HERO] > 0.5) * (3 << CHOOSE_HERO)
+    )
+    return mask if mask else 1 << PASS
 
 
 @njit(cache=True)

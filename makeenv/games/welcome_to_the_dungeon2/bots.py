@@ -92,10 +92,8 @@ def cautious_action(state) -> int:
         return L.CHOOSE_HERO + L.BARBARIAN
     hero, hp, items = hero_items(state)
     if phase == L.PH_DUNGEON:
-        hit = 0.0
-        for c in range(NUM_CARDS):
-            if state[L.S_FACING + c] > 0.5:
-                hit = effective(hero, items, CARD_STRENGTH[c])
+        facing = int(state[L.S_FACING]) - 1
+        hit = effective(hero, items, CARD_STRENGTH[facing]) if 0 <= facing < NUM_CARDS else 0.0
         saved = hero == L.BARBARIAN and items[L.POTION]
         if (hit >= hp and not saved) or hit >= BIG_HIT:
             if L.allowed(state, L.USE_AXE):

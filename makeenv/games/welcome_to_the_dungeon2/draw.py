@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..welcome_to_the_dungeon.draw import monster
+from ..welcome_to_the_dungeon.draw import monster, seat_place
 from ..welcome_to_the_dungeon.dungeon import (
     C_LAST_RUNNER,
     C_LAST_WON,
@@ -50,10 +50,6 @@ def describe_action(action: int) -> str:
     return f"Unknown action {a}"
 
 
-def _rel(state, start: int) -> int:
-    return next((r for r in range(NUM_PLAYERS) if state[start + r] > 0.5), -1)
-
-
 def _hero(state) -> int:
     """0 Barbarian, 1 Mage, -1 not chosen yet."""
     return L.BARBARIAN if state[L.S_BARBARIAN] > 0.5 else L.MAGE if state[L.S_MAGE] > 0.5 else -1
@@ -64,9 +60,9 @@ def _headline(state) -> tuple[str, str]:
     if state[c + C_OVER] > 0.5:
         if state[c + C_WON] > 0.5:
             return "You won the game!", GREEN
-        return f"Game over: {SEAT_NAMES[_rel(state, c + C_WINNER)].lower()} won", RED
-    if state[c + C_TO_MOVE] < 0.5:
-        return f"Waiting for {SEAT_NAMES[_rel(state, c + C_TO_MOVE)].lower()}", GREY
+        return f"Game over: {SEAT_NAMES[seat_place(state, c + C_WINNER)].lower()} won", RED
+    if seat_place(state, c + C_TO_MOVE) != 0:
+        return f"Waiting for {SEAT_NAMES[seat_place(state, c + C_TO_MOVE)].lower()}", GREY
     return (
         {
             L.PH_HERO: "Choose the hero for this round",
@@ -88,9 +84,9 @@ def _seats(state) -> list[str]:
             notes.append("eliminated")
         elif state[L.S_PASSED + rel] > 0.5:
             notes.append("passed")
-        if state[c + C_RUNNER + rel] > 0.5:
+        if seat_place(state, c + C_RUNNER) == rel:
             notes.append("goes into the dungeon")
-        if state[c + C_TO_MOVE + rel] > 0.5:
+        if seat_place(state, c + C_TO_MOVE) == rel:
             notes.append("to move")
         seats.append(", ".join(notes))
     return seats
@@ -109,9 +105,10 @@ def _lines(state) -> list[str]:
     else:
         lines.append("No hero chosen yet for this round.")
     lines.append(f"Monsters in the deck: {int(state[L.S_DECK])}; in the dungeon: {int(state[L.S_DUNGEON])}.")
+    facing = int(state[L.S_FACING]) - 1
+    if 0 <= facing < NUM_CARDS:
+        lines.append(f"The runner faces: {monster(CARD_STRENGTH[facing])}.")
     for card in range(NUM_CARDS):
-        if state[L.S_FACING + card] > 0.5:
-            lines.append(f"The runner faces: {monster(CARD_STRENGTH[card])}.")
         if state[L.S_LOOKED + card] > 0.5:
             lines.append(f"You are looking at: {monster(CARD_STRENGTH[card])}.")
     out = [monster(CARD_STRENGTH[k]) for k in range(NUM_CARDS) if state[L.S_OUT + k] > 0]
@@ -124,7 +121,7 @@ def _lines(state) -> list[str]:
             where = f"dungeon place {place}" if place else "gone"
             mine.append(f"{monster(CARD_STRENGTH[k])} ({where})")
     lines.append(f"Monsters you drew: {'; '.join(mine) or 'none'}.")
-    last = _rel(state, c + C_LAST_RUNNER)
+    last = seat_place(state, c + C_LAST_RUNNER)
     if last >= 0:
         result = "survived" if state[c + C_LAST_WON] > 0.5 else "died"
         lines.append(f"Last round ({int(state[c + C_ROUNDS])} played): {SEAT_NAMES[last].lower()} {result}.")
@@ -151,7 +148,7 @@ def render(state) -> str:
         )
     head, colour = _headline(state)
     over = state[L.S_COMMON + C_OVER] > 0.5
-    acting = state[L.S_COMMON + C_TO_MOVE] > 0.5 or over
+    acting = seat_place(state, L.S_COMMON + C_TO_MOVE) == 0 or over
     buttons = [
         (a, "End" if over else describe_action(a)) for a in range(L.NUM_ACTIONS) if acting and L.isValidAction(state, a)
     ]

@@ -122,8 +122,8 @@ S_MAGE = 61  # 1 when the hero is the Mage; 62 its HP; 63..68 its items still in
 S_IN_DUNGEON = 69  # 1 once the runner is in the dungeon
 S_LOOKED = 70  # 13 flags: the card I am looking at
 S_COMMON = 83  # the shared block (dungeon.py's C_* offsets): seat, turn, result, runner, last round
-S_FACING = S_COMMON + COMMON_STATE_SIZE  # 13 flags: the card the runner faces
-S_OUT = S_FACING + NUM_CARDS  # 13: the place of a card that left the dungeon; 14: drawn by the Polymorph
+S_FACING = S_COMMON + COMMON_STATE_SIZE  # the card the runner faces plus one, 0 none
+S_OUT = S_FACING + 1  # 13: the place of a card that left the dungeon; 14: drawn by the Polymorph
 S_LOOKING = S_OUT + NUM_CARDS  # 1 when the player to move is looking at a monster
 STATE_SIZE = S_LOOKING + 1
 
@@ -174,7 +174,7 @@ def finish(env, survived):
         start_round(env, first_standing(env, int(env[E_LAST_RUNNER])))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def all_differ(env) -> bool:
     """True when no two monsters in the dungeon have the same strength."""
     seen = 0
@@ -206,7 +206,7 @@ def enter_dungeon(env):
     env[E_PHASE] = PH_DUNGEON
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def damage(env, strength) -> float:
     """What a monster of that strength takes from the hero's HP after its items (the Potion is
     used up when it saves the Barbarian)."""
@@ -295,15 +295,17 @@ def stepEnv(action, env):
 # ---- states ------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
-def getPlayerState(env, player):
+@njit(cache=True, inline="always")
+def player_state(env, player):
+    """getPlayerState, inlined into getAgentState (a call passing arrays costs two atomic reference counts)."""
     state = np.zeros(STATE_SIZE, dtype=np.float64)
     put_scores(env, player, state, S_SCORES, S_PASSED)
     put_common(env, player, state, S_COMMON)
     state[S_DECK] = NUM_CARDS - env[E_DRAWN]
     polymorphed = int(env[E_POLYMORPHED])
     in_dungeon_count = 0.0
-    for c in range(NUM_CARDS):  # without branches on the cards: they defeat branch prediction
+    for k in range(int(env[E_DRAWN])):  # cards never drawn show zeros; no branches on the cards
+        c = int(env[E_DECK + k])
         pos = env[E_POS + c]
         gone = env[E_GONE + c]
         in_dungeon = 1.0 if pos > 0.0 and gone < 0.5 else 0.0
@@ -323,7 +325,7 @@ def getPlayerState(env, player):
     phase = int(env[E_PHASE])
     if phase == PH_DUNGEON:
         state[S_IN_DUNGEON] = 1.0
-        state[S_FACING + int(env[E_FACING])] = 1.0
+        state[S_FACING] = env[E_FACING] + 1.0
     if phase == PH_LOOKED:
         state[S_LOOKING] = 1.0
         if int(env[E_TO_MOVE]) == player:
@@ -332,11 +334,16 @@ def getPlayerState(env, player):
 
 
 @njit(cache=True)
-def getAgentState(env):
-    return getPlayerState(env, getCurrentPlayer(env))
+def getPlayerState(env, player):
+    return player_state(env, player)
 
 
 @njit(cache=True)
+def getAgentState(env):
+    return player_state(env, getCurrentPlayer(env))
+
+
+@njit(cache=True, inline="always")
 def state_phase(state) -> int:
     if state[S_COMMON + C_OVER] > 0.5:
         return PH_OVER
@@ -349,7 +356,7 @@ def state_phase(state) -> int:
     return PH_BID
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def valid_mask(state) -> int:
     """The valid actions as bits (bit a set when action a is valid); PASS alone when the state's
     player does not move."""
@@ -370,7 +377,7 @@ def valid_mask(state) -> int:
     return 1 << PASS
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def allowed(state, action) -> bool:
     """True when ``action`` is valid in ``state`` (action 0 alone when the player does not move)."""
     return mask_has(valid_mask(state), action, NUM_ACTIONS)
@@ -442,7 +449,7 @@ def sampleEnv(state):
             env[E_GONE + c] = 2.0
             env[E_POS + c] = out
             added += 1
-        if state[S_FACING + c] > 0.5:  # public: the top of what is left of the dungeon
+        if state[S_FACING] == c + 1.0:  # public: the top of what is left of the dungeon
             env[E_FACING] = c
             env[E_POS + c] = max(state[S_DUNGEON], 1.0)
             if env[E_DRAWER + c] < 0.0:
