@@ -305,6 +305,7 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("game", help="a registered array game, e.g. SushiGo or Durak")
     p.add_argument("--games", type=int, default=600, help="games to collect the teacher's decisions from")
+    p.add_argument("--players", type=int, default=None, help="players a game (default: the game's default)")
     p.add_argument(
         "--out", type=Path, default=None, help=f"weights file (default: the game folder's {WEIGHTS_FILE_NAME})"
     )
@@ -355,7 +356,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     import makeenv  # the registry imports every game: only when run
 
-    env = makeenv.make(args.game)
+    env = makeenv.make(args.game) if args.players is None else makeenv.make(args.game, players=args.players)
     teacher_level = args.teacher_level if args.teacher_level is not None else max(env.level_bots)
     started = time.perf_counter()
     if args.from_data is not None:
@@ -398,6 +399,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         teacher=args.teacher or (f"level {teacher_level}" if args.from_data is None else "see from_data"),
         budget=args.budget,
         games=args.games if args.from_data is None else 0,
+        players=env.players if args.from_data is None else 0,
         seed=args.seed,
         from_data=" ".join(path.name for path in args.from_data or ()),
         samples=len(data),

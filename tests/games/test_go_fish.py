@@ -200,10 +200,10 @@ def test_sample_env_keeps_what_the_state_shows_and_deals_the_rest():
             assert len(deals) > 1
 
 
-@pytest.mark.parametrize("bot", [B.fisher, B.collector])
+@pytest.mark.parametrize("bot", [B.fisher, B.tracker])
 def test_bots_read_only_their_own_state(bot):
-    """The bot's move is a function of its state alone: the same state from envs that differ in
-    what it cannot see (sampleEnv deals the hidden cards anew) gets the same move."""
+    """The bot's move is a function of its state (and memory) alone: the same state from envs that
+    differ in what it cannot see (sampleEnv deals the hidden cards anew) gets the same move."""
     for state, _ in played_states(60, 4):
         action, _ = bot(state, np.zeros(16))
         assert L.isValidAction(state, action)
@@ -212,14 +212,35 @@ def test_bots_read_only_their_own_state(bot):
             assert bot(again, np.zeros(16))[0] == action
 
 
+def test_tracker_remembers_whom_it_asked_until_that_hand_grows():
+    env = dealt_env([{6: 1, 1: 2}, {2: 1, 3: 1}, {3: 2}, {4: 1}], [5, 5, 5])
+    memory = np.zeros(16)
+    for expected in (1, L.ASK_RANK + 1):  # the first of the fullest hands, for my pair of Twos
+        action, memory = B.tracker(L.getAgentState(env), memory)
+        assert action == expected
+        L.stepEnv(action, env)
+    assert B.lacks(memory, 0, 1) and not B.lacks(memory, 0, 6)
+    env[L.E_TURNS] = 4  # my next turn, seat 1's hand unchanged: ask someone else for Twos
+    env[L.E_PHASE] = L.CHOOSE_PLAYER
+    assert B.tracker(L.getAgentState(env), memory)[0] == 2
+    env[L.E_HAND + 13 + 8] = 1  # seat 1 drew a card: it may hold a Two again
+    env[L.E_HAND_SIZE + 1] += 1
+    assert B.tracker(L.getAgentState(env), memory)[0] == 1 and not B.lacks(memory, 0, 1)
+
+
 def test_fisher_beats_the_random_agent():
     results = ENV.evaluate("random", 2000, level=1, seed=2)
     assert results.win_rate < 0.08  # 25% is even; measured 3.7%
 
 
-def test_collector_beats_fisher():
-    results = ENV.evaluate(ENV.bot(2), 12_000, np.zeros(16), level=1, seed=3)
-    assert results.win_rate > 0.255  # 25% is even; measured 26.8% over 20,000 games
+def test_tracker_beats_the_random_agent_harder_than_the_fisher():
+    results = ENV.evaluate("random", 4000, level=2, seed=2)
+    assert results.win_rate < 0.03  # measured 2.0% (3.8% against the fisher) over 20,000 games
+
+
+def test_tracker_beats_fisher():
+    results = ENV.evaluate(ENV.bot(2), 4000, np.zeros(16), level=1, seed=3)
+    assert results.win_rate > 0.35  # 25% is even; measured 41.4% over 20,000 games
 
 
 def test_render_and_words():

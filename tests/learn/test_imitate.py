@@ -8,6 +8,7 @@ import pytest
 
 import makeenv
 from makeenv.array.agents import Bot
+from makeenv.games.exploding_kittens.logic import S_PLAYERS
 from makeenv.learn.imitate import Dataset, collect, main, parser, train
 from makeenv.learn.policy import load_policy_data, load_weights, mlp_action, pack, save_weights
 
@@ -147,3 +148,12 @@ def test_collect_records_the_teachers_choices_and_the_command_trains_on_them(tmp
         main(["TicTacToe", "--games", "1", "--view", "nowhere:view"])
     with pytest.raises(ValueError, match="games must be >= 1"):
         collect(env, Bot(first_valid), 0)
+
+
+def test_the_command_collects_games_of_the_players_asked_for(tmp_path):
+    saved, out = tmp_path / "decisions.npz", tmp_path / "weights.npz"
+    argv = ["ExplodingKittens", "--players", "2", "--games", "3", "--teacher-level", "1", "--epochs", "1"]
+    assert main([*argv, "--hidden", "4", "--save-data", str(saved), "--out", str(out)]) == 0
+    assert load_weights(out)[1]["players"] == 2
+    players = Dataset.load(saved).states[:, S_PLAYERS]
+    assert len(players) > 0 and np.all(players == 2)

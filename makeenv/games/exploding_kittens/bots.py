@@ -4,18 +4,29 @@
   kitten, or the risk is high and it has no Defuse, it attacks, skips, shuffles or looks at the
   future instead of drawing; steals with cat pairs; Nopes attacks aimed at it; gives away its least
   useful card and names Defuse.
-* Level 2, ``sampler``: determinized Monte Carlo search. It deals the hidden cards (the others'
+* Level 2, ``learned``: a small network (``level2_weights.npz``) trained by
+  ``python -m makeenv.learn.imitate`` (the commands are in the README) to copy
+  ``confident_sampler``: level 3's move when it won ``CONFIDENT_MARGIN`` of the deals more than
+  level 1's, else level 1's. It sees the state through ``policy_view``: the state, level 1's
+  choice and the kitten risk of a draw; it plays the valid action it scores highest.
+* Level 3, ``sampler``: determinized Monte Carlo search. It deals the hidden cards (the others'
   hands and the pile order) at random with ``sampleEnv``, tries each valid move in each deal and
   plays the game out with the level 1 policy. (A tree search over the same deals, UCT over every
   player's moves, measured weaker than level 1 with five players: see README.md.)
 
-Both read only their own state (``sampleEnv`` never sees the real hands or pile).
+Every bot reads only its own state (``sampleEnv`` never sees the real hands or pile).
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 import numpy as np
 from numba import njit
+
+from makeenv.array.agents import Bot
+from makeenv.learn.policy import load_policy_data, mlp_action
 
 from .logic import (
     A_DISCARD,
@@ -54,6 +65,7 @@ from .logic import (
     S_SEAT,
     SHUFFLE,
     SKIP,
+    STATE_SIZE,
     _pending,
     _phase,
     getCurrentPlayer,
@@ -67,6 +79,7 @@ from .logic import (
 # how much a card is worth keeping, by kind (cats least, Defuse most)
 KEEP_VALUE = np.array([6.0, 5.0, 4.5, 3.0, 2.5, 3.5, 1.0, 1.0, 1.0, 1.0, 1.0, 10.0, 0.0])
 RISKY = 0.18  # kitten share of the pile above which a player without a Defuse avoids drawing
+WEIGHTS_FILE = Path(__file__).with_name("level2_weights.npz")
 
 
 @njit(cache=True)
@@ -171,31 +184,24 @@ def careful(state, data):
     return A_DRAW, data
 
 
-# ---- level 2: determinized Monte Carlo search ---------------------------------------------------------
+# ---- level 3: determinized Monte Carlo search ---------------------------------------------------------
 
 ROLLOUTS = 400  # played-out games per decision, shared out over the valid moves (data[0] > 0 overrides)
+CONFIDENT_MARGIN = 0.05  # level 2's teacher keeps the sampler's move when it won this share of deals more
 
 
 @njit(cache=True)
-def sampler(state, data):
-    """Level 2: try every move on random deals of the hidden cards, played out by the careful policy.
-
-    The hidden cards are dealt at random (``sampleEnv``) a number of times; in each deal every valid
-    move is played out with the careful policy and the move that won most often is taken
-    (careful's own choice on a tie). Every move is tried on the same deals, so the comparison is
-    not drowned in the luck of the deal."""
+def sampler_wins(state, budget, data):
+    """The deals each valid move won out of ``deals`` random deals of the hidden cards, every move
+    played out on the same deals by the careful policy: ``(wins per action, deals)``."""
     valid = getValidActions(state)
     choices = 0
     for a in range(NUM_ACTIONS):
         if valid[a] == 1.0:
             choices += 1
-    if choices == 1:
-        return _first_valid(valid), data
     me = int(state[S_SEAT])
-    budget = int(data[0]) if data.shape[0] > 0 and data[0] > 0.0 else ROLLOUTS
     deals = budget // choices + 1
     wins = np.zeros(NUM_ACTIONS)
-    default, data = careful(state, data)
     for _ in range(deals):
         deal = sampleEnv(state)
         for a in range(NUM_ACTIONS):
@@ -208,11 +214,79 @@ def sampler(state, data):
                 stepEnv(b, env)
             if int(env[E_WINNER]) == me:
                 wins[a] += 1.0
+    return wins, deals
+
+
+@njit(cache=True)
+def sampled_choice(state, data, margin):
+    """The move that won most on the sampler's deals when it won at least ``margin`` (a share of the
+    deals) more than careful's choice, else careful's; a forced move is played without search."""
+    valid = getValidActions(state)
+    choices = 0
+    for a in range(NUM_ACTIONS):
+        if valid[a] == 1.0:
+            choices += 1
+    if choices == 1:
+        return _first_valid(valid), data
+    budget = int(data[0]) if data.shape[0] > 0 and data[0] > 0.0 else ROLLOUTS
+    default, data = careful(state, data)
+    wins, deals = sampler_wins(state, budget, data)
     best = default
     for a in range(NUM_ACTIONS):
         if valid[a] == 1.0 and wins[a] > wins[best]:
             best = a
+    if wins[best] - wins[default] < margin * deals:
+        return default, data
     return best, data
 
 
-LEVELS = {1: careful, 2: sampler}
+@njit(cache=True)
+def sampler(state, data):
+    """Level 3: try every move on random deals of the hidden cards, played out by the careful policy.
+
+    The hidden cards are dealt at random (``sampleEnv``) a number of times; in each deal every valid
+    move is played out with the careful policy and the move that won most often is taken
+    (careful's own choice on a tie). Every move is tried on the same deals, so the comparison is
+    not drowned in the luck of the deal."""
+    return sampled_choice(state, data, 0.0)
+
+
+@njit(cache=True)
+def confident_sampler(state, data):
+    """Level 2's teacher: the sampler's move when it won at least ``CONFIDENT_MARGIN`` of the deals
+    more than careful's, else careful's (smaller gaps are mostly the luck of the deals)."""
+    return sampled_choice(state, data, CONFIDENT_MARGIN)
+
+
+# ---- level 2: a network trained to copy the sampler ------------------------------------------------
+
+VIEW_SIZE = STATE_SIZE + NUM_ACTIONS + 2  # the state, careful's choice one-hot, the kitten risk twice
+
+
+@njit(cache=True)
+def policy_view(state):
+    """The state as level 2's network sees it: the state, careful's choice one-hot (so the network
+    learns where to depart from it) and the kitten risk of a draw (also zero when I hold a Defuse);
+    with the identity map of the actions, as ``makeenv.learn.imitate`` takes a view."""
+    seen = np.zeros(VIEW_SIZE)
+    seen[:STATE_SIZE] = state
+    choice, _ = careful(state, np.zeros(1))
+    seen[STATE_SIZE + choice] = 1.0
+    risk = kitten_risk(state)
+    seen[STATE_SIZE + NUM_ACTIONS] = risk
+    seen[STATE_SIZE + NUM_ACTIONS + 1] = risk if state[S_HAND + DEFUSE] == 0.0 else 0.0
+    return seen, np.arange(NUM_ACTIONS)
+
+
+@njit(cache=True)
+def learned(state, data):
+    """Level 2: a small network trained by makeenv.learn.imitate to copy the sampler's confident moves."""
+    seen, _ = policy_view(state)
+    choice = mlp_action(seen, data, getValidActions(state))
+    return (choice if choice >= 0 else _first_valid(getValidActions(state))), data
+
+
+LEVELS: dict[int, Any] = {1: careful, 3: sampler}
+if WEIGHTS_FILE.exists():  # absent only while makeenv.learn.imitate rebuilds it
+    LEVELS[2] = Bot(learned, data=load_policy_data(WEIGHTS_FILE, VIEW_SIZE, NUM_ACTIONS))
+LEVELS = dict(sorted(LEVELS.items()))
