@@ -1,9 +1,16 @@
-"""Small numba helpers shared by the compiled templates and the games."""
+"""Small numba helpers shared by the compiled templates and the games.
+
+Some replace numpy calls in a game's hot path (``new_values`` for ``np.empty``, ``uniform`` for
+``np.random.random()``): numba keeps a reference count (two atomic operations) on every array a
+function was given while a call that can fail sits between their uses, and these are emitted in
+the caller's own code instead. Numba code only."""
 
 import numpy as np
 from numba import types
 from numba.core import cgutils
+from numba.cpython.randomimpl import get_next_double, get_state_ptr
 from numba.extending import intrinsic, overload
+from numba.np.arrayobj import make_array, populate_array
 
 LARGEST_INDEX = 2.0**62  # floats beyond this are out of any action range (and of int64's)
 
@@ -51,3 +58,52 @@ def copy_values(typingctx, dst, dst_start, src, src_start, n):
         return context.get_dummy_value()
 
     return sig, codegen
+
+
+@intrinsic
+def new_values(typingctx, n):
+    """A new float64 vector of ``n`` values, not initialised: ``np.empty(n)``, allocated in the
+    calling function's own code. np.empty allocates in a function of its own, and a call that can
+    fail makes numba keep a reference count (two atomic operations) on every array the caller
+    was given; here only a failed allocation raises (MemoryError), and numba prunes those counts."""
+    array_type = types.Array(types.float64, 1, "C")
+
+    def codegen(context, builder, signature, args):
+        length = context.cast(builder, args[0], signature.args[0], types.intp)
+        itemsize = context.get_constant(types.intp, 8)
+        # a negative length, or one whose byte count overflows, fails as np.empty's would
+        too_long = builder.icmp_unsigned(">", length, context.get_constant(types.intp, 2**59))
+        with builder.if_then(too_long, likely=False):
+            context.call_conv.return_user_exc(builder, MemoryError, ("Allocation failed (probably too large).",))
+        align = context.get_constant(types.uint32, context.get_preferred_array_alignment(types.float64))
+        meminfo = context.nrt.meminfo_alloc_aligned(builder, builder.mul(length, itemsize), align)
+        with builder.if_then(cgutils.is_null(builder, meminfo), likely=False):
+            context.call_conv.return_user_exc(builder, MemoryError, ("Allocation failed (probably too large).",))
+        data = builder.bitcast(
+            context.nrt.meminfo_data(builder, meminfo), context.get_data_type(types.float64).as_pointer()
+        )
+        array = make_array(array_type)(context, builder)
+        populate_array(
+            array,
+            data=data,
+            shape=cgutils.pack_array(builder, [length]),
+            strides=cgutils.pack_array(builder, [itemsize]),
+            itemsize=itemsize,
+            meminfo=meminfo,
+        )
+        return array._getvalue()
+
+    return array_type(n), codegen
+
+
+@intrinsic
+def uniform(typingctx):
+    """``np.random.random()`` (the same generator, the same draws), emitted in the calling
+    function's own code: np.random.random() is a call whose failure numba tests, and on that path
+    it keeps the reference count it takes on each array the caller was given (two atomic
+    operations a call)."""
+
+    def codegen(context, builder, signature, args):
+        return get_next_double(context, builder, get_state_ptr(context, builder, "np"))
+
+    return types.float64(), codegen

@@ -22,6 +22,8 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
+from makeenv.array.numba_helpers import copy_values, new_values, uniform
+
 # ---- cards -------------------------------------------------------------------------------------
 WHEAT, RANCH, BAKERY, CAFE, STORE, FOREST, CHEESE, FURNITURE, MINE, RESTAURANT, ORCHARD, MARKET = range(12)
 STADIUM, TV_STATION, BUSINESS_CENTRE = 12, 13, 14
@@ -155,6 +157,7 @@ S_SEATS = 35  # seat blocks: me, then the next players in turn order (blocks of 
 STATE_SIZE = S_SEATS + MAX_PLAYERS * SEAT_BLOCK  # 115
 TRADE_GIVEN = MAX_PLAYERS  # S_TRADE's unit of the kind given (the partner stays below it)
 RUNNING, LOST, WON = 0, 1, 2  # S_RESULT's values
+COST_FLOAT = CARD_COST.astype(np.float64)
 
 
 @njit(cache=True)
@@ -206,19 +209,13 @@ def getCurrentPlayer(env) -> int:
 
 
 @njit(cache=True, inline="always")
-def copy_run(dst, at, src, start, count):
-    """``dst[at:at + count] = src[start:start + count]``, as a loop numba vectorizes: unsigned
-    indices spare it the test for negative ones."""
-    at, start = np.uint64(at), np.uint64(start)
-    for i in range(np.uint64(count)):
-        dst[at + i] = src[start + i]
-
-
-@njit(cache=True)
-def getPlayerState(env, player):
+def player_state(env, player):
+    """getPlayerState's body, inlined into getAgentState too (a call passing the env would cost two
+    atomic reference counts). Every read of the env comes first, in code without loops (copies of
+    fixed lengths): numba's pruning then drops the reference count it takes on the env."""
     n = int(env[E_PLAYERS])
-    state = np.empty(STATE_SIZE, dtype=np.float64)  # every value is written below
-    copy_run(state, 0, env, 0, E_SEATS)  # the env's values, then those the state has in its own terms
+    state = new_values(STATE_SIZE)  # every value is written below
+    copy_values(state, 0, env, 0, E_SEATS)  # the env's values, then those the state has in its own terms
     to_move = int(env[E_TO_MOVE])
     state[S_TO_MOVE] = to_move - player + (n if to_move < player else 0)
     winner = int(env[E_RESULT])
@@ -227,18 +224,24 @@ def getPlayerState(env, player):
     rel = partner - player + (n if partner < player else 0)
     state[S_TRADE] = rel + TRADE_GIVEN * (env[E_GIVE] + 1.0) if partner >= 0 else 0.0
     state[S_SEAT] = player
-    # the seat blocks, me first: mine to the last seat's, seat 0's to the one before mine, zeros
-    mine, end = seat_base(player), seat_base(n)
-    copy_run(state, S_SEATS, env, mine, end - mine)
-    copy_run(state, S_SEATS + end - mine, env, E_SEATS, mine - E_SEATS)
-    for i in range(np.uint64(S_SEATS + end - E_SEATS), np.uint64(STATE_SIZE)):
+    # the seat blocks, me first, then the next seats in turn order (then zeros for absent seats)
+    seat = player
+    for rel in range(MAX_PLAYERS):
+        copy_values(state, S_SEATS + rel * SEAT_BLOCK, env, seat_base(seat), SEAT_BLOCK)
+        seat = seat_after(seat, 1, n)
+    for i in range(np.uint64(S_SEATS + n * SEAT_BLOCK), np.uint64(STATE_SIZE)):
         state[i] = 0.0
     return state
 
 
 @njit(cache=True)
+def getPlayerState(env, player):
+    return player_state(env, player)
+
+
+@njit(cache=True)
 def getAgentState(env):
-    return getPlayerState(env, int(env[E_TO_MOVE]))
+    return player_state(env, int(env[E_TO_MOVE]))
 
 
 @njit(cache=True, inline="always")
@@ -311,33 +314,6 @@ def roll_allows(state, action) -> bool:
     return (action == ROLL_ONE) | ((action == ROLL_TWO) & owns(state, 0, TRAIN_STATION))
 
 
-PHASE_FIRST = np.array([0, ROLL_ONE, KEEP_ROLL, TAKE_COINS, TRADE_WITH, GIVE, TAKE, BUY_CARD], dtype=np.int64)
-PHASE_END = np.array([0, ROLL_TWO + 1, ROLL_TWO + 1, TRADE_WITH, NO_TRADE + 1, TAKE, BUY_CARD, NUM_ACTIONS])
-
-
-@njit(cache=True, inline="always")
-def phase_allows(state, phase, action) -> bool:
-    """Whether ``action`` (one of the phase's, PHASE_FIRST..PHASE_END) is valid for me to move in
-    ``phase`` of a running game."""
-    if phase == BUY:
-        return buy_allows(state, action)
-    if phase == ROLL:
-        return roll_allows(state, action)
-    if phase == REROLL:  # the published rules: two dice need the station
-        return action != ROLL_TWO or state[S_RULES] < 0.5 or owns(state, 0, TRAIN_STATION)
-    n = int(state[S_PLAYERS])
-    if phase == TV_TARGET:
-        rel = action - TAKE_COINS + 1
-        return rel < n and state[S_SEATS + rel * SEAT_BLOCK + B_COINS] > 0.5
-    if phase == TRADE_PARTNER:
-        rel = action - TRADE_WITH + 1
-        return action == NO_TRADE or (rel < n and normal_cards(state, rel) > 0.5)
-    if phase == TRADE_GIVE:
-        return owns(state, 0, action - GIVE)
-    rel = trade_partner(state)  # TRADE_TAKE
-    return 1 <= rel < n and owns(state, rel, action - TAKE)
-
-
 @njit(cache=True, inline="always")
 def my_phase(state) -> int:
     """The phase when it is my move in a running game, else 0 (also for a phase out of range)."""
@@ -346,41 +322,87 @@ def my_phase(state) -> int:
     return phase * mine
 
 
+@njit(cache=True, inline="always")
+def clamp(value, low, high) -> int:
+    return min(max(value, low), high)
+
+
 @njit(cache=True)
 def isValidAction(state, action) -> bool:
-    """The two common phases first, tested without branches on the action."""
+    """The two common phases first, tested without branches on the action. Each phase's test reads
+    the state without a call or a loop, and the state is read last on every path (the finished
+    game's test): numba then drops the reference count it takes on ``state``, two atomic
+    operations that would cost more than the tests."""
     phase = my_phase(state)
+    buy, roll = buy_allows(state, action), roll_allows(state, action)  # both: no branch on the phase
     if phase == BUY:
-        return buy_allows(state, action)
+        return buy
     if phase == ROLL:
-        return roll_allows(state, action)
-    if phase == 0:
-        return action == END_TURN and game_over(state)
-    if action < PHASE_FIRST[phase] or action >= PHASE_END[phase]:
-        return False
-    return phase_allows(state, phase, action)
+        return roll
+    n = int(state[S_PLAYERS])
+    ok = False
+    if phase == REROLL:  # the published rules: two dice need the station
+        two = (state[S_RULES] < 0.5) | owns(state, 0, TRAIN_STATION)
+        ok = (action >= KEEP_ROLL) & (action <= ROLL_TWO) & ((action != ROLL_TWO) | two)
+    elif phase == TV_TARGET:
+        rel = clamp(action - TAKE_COINS + 1, 1, MAX_PLAYERS - 1)
+        ok = (action >= TAKE_COINS) & (action < TRADE_WITH) & (rel < n)
+        ok &= state[S_SEATS + rel * SEAT_BLOCK + B_COINS] > 0.5
+    elif phase == TRADE_PARTNER:
+        rel = clamp(action - TRADE_WITH + 1, 1, MAX_PLAYERS - 1)
+        ok = (action >= TRADE_WITH) & (action < NO_TRADE) & (rel < n) & (normal_cards(state, rel) > 0.5)
+        ok |= action == NO_TRADE
+    elif phase == TRADE_GIVE:
+        ok = (action >= GIVE) & (action < TAKE) & owns(state, 0, clamp(action - GIVE, 0, NUM_NORMAL - 1))
+    elif phase == TRADE_TAKE:
+        rel = trade_partner(state)
+        ok = (action >= TAKE) & (action < BUY_CARD) & (rel >= 1) & (rel < n)
+        ok &= owns(state, clamp(rel, 0, MAX_PLAYERS - 1), clamp(action - TAKE, 0, NUM_NORMAL - 1))
+    return ok | ((phase == 0) & (action == END_TURN) & game_over(state))
 
 
 @njit(cache=True)
 def getValidActions(state):
-    """phase_allows over the actions of the phase only (the others are never valid); the buying
-    phase's cards written without branches."""
-    valid = np.zeros(NUM_ACTIONS, dtype=np.float64)
+    """The buying phase's cards written without branches; the rare phases' actions without a call
+    or a branch on each; the state read last on every path (the finished game's test) and the
+    vector allocated in this function's own code: numba then keeps no reference count on the
+    state (two atomic operations a call)."""
+    valid = new_values(NUM_ACTIONS)
     phase = my_phase(state)
-    if phase == BUY:  # can_buy, split in its two kinds of card
+    for a in range(BUY_CARD):  # each value written once in the buying phase, the others after zeros
+        valid[a] = 0.0
+    if phase != BUY:
+        for a in range(BUY_CARD, NUM_ACTIONS):
+            valid[a] = 0.0
+    if phase == BUY:  # can_buy, split in its two kinds of card (float costs: no conversion)
+        coins = state[S_SEATS + B_COINS]
         for kind in range(NUM_NORMAL):
-            valid[BUY_CARD + kind] = affords(state, kind) & market_offers(state, kind)
+            offered = (state[S_SUPPLY + kind] > 0.5) & (state[S_BOUGHT + kind] < 0.5)
+            valid[BUY_CARD + kind] = 1.0 if (COST_FLOAT[kind] <= coins) & offered else 0.0
         for card in range(NUM_NORMAL, NUM_CARDS):
-            valid[BUY_CARD + card] = affords(state, card) & lacks(state, card)
+            lacking = state[S_SEATS + B_CARDS + card] < 0.5
+            valid[BUY_CARD + card] = 1.0 if (COST_FLOAT[card] <= coins) & lacking else 0.0
         valid[END_TURN] = 1.0
     elif phase == ROLL:
         valid[ROLL_ONE] = 1.0
         valid[ROLL_TWO] = owns(state, 0, TRAIN_STATION)
-    elif phase == 0:
-        valid[END_TURN] = game_over(state)
-    else:
-        for a in range(PHASE_FIRST[phase], PHASE_END[phase]):
-            valid[a] = phase_allows(state, phase, a)
+    elif phase == REROLL:  # the published rules: two dice need the station
+        valid[KEEP_ROLL] = 1.0
+        valid[ROLL_ONE] = 1.0
+        valid[ROLL_TWO] = (state[S_RULES] < 0.5) | owns(state, 0, TRAIN_STATION)
+    elif phase != 0:  # the Business Centre and the TV Station: a player (rel seats on) or a kind
+        n = int(state[S_PLAYERS])
+        partner = trade_partner(state)
+        for rel in range(1, MAX_PLAYERS):
+            coins = state[S_SEATS + rel * SEAT_BLOCK + B_COINS] > 0.5
+            valid[TAKE_COINS + rel - 1] = (phase == TV_TARGET) & (rel < n) & coins
+            valid[TRADE_WITH + rel - 1] = (phase == TRADE_PARTNER) & (rel < n) & (normal_cards(state, rel) > 0.5)
+        valid[NO_TRADE] = phase == TRADE_PARTNER
+        takes = (phase == TRADE_TAKE) & (partner >= 1) & (partner < n)
+        for kind in range(NUM_NORMAL):
+            valid[GIVE + kind] = (phase == TRADE_GIVE) & owns(state, 0, kind)
+            valid[TAKE + kind] = takes & owns(state, partner, kind)
+    valid[END_TURN] += (phase == 0) & game_over(state)
     return valid
 
 
@@ -453,25 +475,23 @@ def resolve_roll(env, total):
             env[seat_base(seat) + B_COINS] += earnings(env, seat, BLUE_ON, total)
     if GREEN_ON[total, 0] >= 0:
         env[seat_base(roller) + B_COINS] += earnings(env, roller, GREEN_ON, total)
-    env[E_PHASE] = BUY
-    if not activates(STADIUM, total):
-        return
-    if card_count(env, roller, STADIUM) > 0.5:
-        for step in range(1, n):
-            take_coins(env, seat_after(roller, step, n), roller, STADIUM_TAKE)
-    if card_count(env, roller, TV_STATION) > 0.5:
-        for step in range(1, n):
-            if env[seat_base(seat_after(roller, step, n)) + B_COINS] > 0.5:
-                env[E_PHASE] = TV_TARGET
-                return
-    if card_count(env, roller, BUSINESS_CENTRE) > 0.5:
-        env[E_PHASE] = TRADE_PARTNER
+    phase = BUY
+    if activates(STADIUM, total):  # (one exit, no return: see stepEnv)
+        if card_count(env, roller, STADIUM) > 0.5:
+            for step in range(1, n):
+                take_coins(env, seat_after(roller, step, n), roller, STADIUM_TAKE)
+        if card_count(env, roller, BUSINESS_CENTRE) > 0.5:
+            phase = TRADE_PARTNER
+        if card_count(env, roller, TV_STATION) > 0.5:
+            for step in range(1, n):
+                phase = TV_TARGET if env[seat_base(seat_after(roller, step, n)) + B_COINS] > 0.5 else phase
+    env[E_PHASE] = phase
 
 
 @njit(cache=True, inline="always")
 def roll_dice(env, dice):
-    env[E_DIE1] = 1 + int(np.random.random() * 6)
-    env[E_DIE2] = 1 + int(np.random.random() * 6) if dice == 2 else 0
+    env[E_DIE1] = 1 + int(uniform() * 6)
+    env[E_DIE2] = 1 + int(uniform() * 6) if dice == 2 else 0
 
 
 @njit(cache=True, inline="always")
@@ -513,11 +533,12 @@ def buy(env, seat, card):
 
 @njit(cache=True)
 def stepEnv(action, env):
-    if env[E_RESULT] >= 0.0:
-        return env
+    """One exit, and the roll resolved in one place: numba then drops the reference count it takes
+    on the env (two atomic operations a step)."""
     n = int(env[E_PLAYERS])
     me = int(env[E_TO_MOVE])
-    phase = int(env[E_PHASE])
+    phase = 0 if env[E_RESULT] >= 0.0 else int(env[E_PHASE])  # a finished game does not change
+    settle = False
     if phase == BUY:  # the most common phase first
         if action == END_TURN:
             end_turn(env)
@@ -525,16 +546,12 @@ def stepEnv(action, env):
             buy(env, me, action - BUY_CARD)
             if env[E_RESULT] < 0.0 and (env[E_RULES] == PUBLISHED or env[seat_base(me) + B_COINS] < 0.5):
                 end_turn(env)
-    elif phase == ROLL:
-        roll_dice(env, 2 if action == ROLL_TWO else 1)
-        if card_count(env, me, RADIO_TOWER) > 0.5:
-            env[E_PHASE] = REROLL
-        else:
-            settle_roll(env)
-    elif phase == REROLL:
-        if action != KEEP_ROLL:
+    elif phase == ROLL or phase == REROLL:
+        if phase == ROLL or action != KEEP_ROLL:
             roll_dice(env, 2 if action == ROLL_TWO else 1)
-        settle_roll(env)
+        settle = phase == REROLL or not card_count(env, me, RADIO_TOWER) > 0.5
+        if not settle:
+            env[E_PHASE] = REROLL
     elif phase == TV_TARGET:
         take_coins(env, seat_after(me, action - TAKE_COINS + 1, n), me, TV_TAKE)
         env[E_PHASE] = TRADE_PARTNER if card_count(env, me, BUSINESS_CENTRE) > 0.5 else BUY
@@ -556,6 +573,8 @@ def stepEnv(action, env):
         env[E_PARTNER] = -1.0
         env[E_GIVE] = -1.0
         env[E_PHASE] = BUY
+    if settle:
+        settle_roll(env)
     return env
 
 

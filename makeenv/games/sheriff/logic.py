@@ -36,7 +36,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from makeenv.array.numba_helpers import copy_values
+from makeenv.array.numba_helpers import copy_values, new_values
 
 
 def _load_goods() -> tuple:
@@ -199,7 +199,7 @@ def count(env, start) -> float:
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def recount(env, player):
     """Set ``player``'s totals (cards in hand, in the bag, offered from the bag, contraband on
     the stand) from the counts per kind: after moving many cards, or after editing an env."""
@@ -280,10 +280,21 @@ def getCurrentPlayer(env) -> int:
     return int(env[E_TO_MOVE])
 
 
-@njit(cache=True)
-def getPlayerState(env, player):
-    # np.empty, then every value written once: this runs on every move of every game
-    state = np.empty(STATE_SIZE, dtype=np.float64)
+@njit(cache=True, inline="always")
+def relative(seat, player) -> int:
+    """``(seat - player) % NUM_PLAYERS`` for seats 0..3, without a division."""
+    d = seat - player
+    return d + NUM_PLAYERS if d < 0 else d
+
+
+@njit(cache=True, inline="always")
+def player_state(env, player):
+    """getPlayerState, inlined into getAgentState (a call passing the env costs two atomic
+    reference counts). np.empty (``new_values``), then every value written once: this runs on
+    every move of every game. numba keeps no reference count on the env here as long as nothing
+    but the allocation can fail and the loops after it are simple (fixed short loops, no branch
+    inside a loop the compiler keeps): check the compiled code after changing this."""
+    state = new_values(STATE_SIZE)
     for i in range(S_HAND):  # the scalars, the one-hot flags and the pile tops start at 0
         state[i] = 0.0
     over = env[E_RESULT] >= 0.0
@@ -293,52 +304,63 @@ def getPlayerState(env, player):
     me = player_base(player)
     state[S_WON] = env[me + P_WINNER]
     state[S_SEAT] = player
-    state[S_SHERIFF + (sheriff_of(env) - player) % NUM_PLAYERS] = 1.0
+    state[S_SHERIFF + relative(sheriff_of(env), player)] = 1.0
     if not over:
-        state[S_TO_MOVE + (int(env[E_TO_MOVE]) - player) % NUM_PLAYERS] = 1.0
-    if env[E_TARGET] >= 0.0:
-        state[S_TARGET + (int(env[E_TARGET]) - player) % NUM_PLAYERS] = 1.0
+        state[S_TO_MOVE + relative(int(env[E_TO_MOVE]), player)] = 1.0
+    target = int(env[E_TARGET])  # -1: none (a 0 is then written over a 0)
+    state[S_TARGET + relative(max(target, 0), player)] = target >= 0
     state[S_HANDLED] = env[E_HANDLED]
     state[S_DECK] = DECK_SIZE - env[E_DRAWN]
     for pile in range(2):
         size = int(env[E_PILE_SIZE + pile])
         state[S_PILE_SIZE + pile] = size
-        for i in range(min(size, TOP_SHOWN)):
-            kind = int(env[E_PILES + pile * PILE_ROOM + size - 1 - i])
-            state[S_PILE_TOPS + (pile * TOP_SHOWN + i) * NUM_KINDS + kind] = 1.0
+        top = E_PILES + pile * PILE_ROOM + size - 1
+        for i in range(TOP_SHOWN):  # no branch (see new_values): below a pile's bottom a 0 is
+            kind = int(env[max(top - i, E_PILES)])  # written over a 0 (any kind read is 0..14)
+            state[S_PILE_TOPS + (pile * TOP_SHOWN + i) * NUM_KINDS + kind] = 1.0 if i < size else 0.0
     copy_values(state, S_HAND, env, me + P_HAND, 3 * NUM_KINDS)  # hand, bag, offered: same order
     copy_values(state, S_CONFISCATED, env, E_CONFISCATED, NUM_KINDS)
     for rel in range(NUM_PLAYERS):
-        src = player_base((player + rel) % NUM_PLAYERS)
+        seat = player + rel
+        src = player_base(seat - NUM_PLAYERS if seat >= NUM_PLAYERS else seat)
         dst = S_SEATS + rel * SEAT_BLOCK
         state[dst + B_COINS] = env[src + P_COINS]
         state[dst + B_DEBT] = env[src + P_DEBT]
         declared = env[src + P_DECLARED]  # -1 when none
         for g in range(NUM_LEGAL):
-            state[dst + B_DECLARED + g] = 1.0 if declared == g else 0.0
+            state[dst + B_DECLARED + g] = declared == g
         state[dst + B_COIN_BRIBE] = env[src + P_COIN_BRIBE]
         state[dst + B_BAG_COUNT] = env[src + P_BAG_COUNT]
         state[dst + B_BAG_BRIBE_COUNT] = env[src + P_BAG_BRIBE_COUNT]
         state[dst + B_HAND_COUNT] = env[src + P_HAND_COUNT]
         state[dst + B_CONTRABAND] = env[src + P_CONTRABAND]
         copy_values(state, dst + B_STAND, env, src + P_STAND, 3 * NUM_KINDS)  # stand, offered, discards
-        if rel > 0 and not over:  # the others' contraband lies face down
-            for k in range(NUM_LEGAL, NUM_KINDS):
-                state[dst + B_STAND + k] = 0.0
-        if over:
+        state[dst + B_SCORE] = 0.0
+        state[dst + B_BONUS] = 0.0
+        state[dst + B_WINNER] = 0.0
+    if over:
+        for rel in range(NUM_PLAYERS):
+            seat = player + rel
+            src = player_base(seat - NUM_PLAYERS if seat >= NUM_PLAYERS else seat)
+            dst = S_SEATS + rel * SEAT_BLOCK
             state[dst + B_SCORE] = max(env[src + P_SCORE], 0.0)
             state[dst + B_BONUS] = env[src + P_BONUS]
             state[dst + B_WINNER] = env[src + P_WINNER]
-        else:
-            state[dst + B_SCORE] = 0.0
-            state[dst + B_BONUS] = 0.0
-            state[dst + B_WINNER] = 0.0
+    else:
+        for rel in range(1, NUM_PLAYERS):  # the others' contraband lies face down
+            for k in range(NUM_LEGAL, NUM_KINDS):
+                state[S_SEATS + rel * SEAT_BLOCK + B_STAND + k] = 0.0
     return state
 
 
 @njit(cache=True)
+def getPlayerState(env, player):
+    return player_state(env, player)
+
+
+@njit(cache=True)
 def getAgentState(env):
-    return getPlayerState(env, int(env[E_TO_MOVE]))
+    return player_state(env, int(env[E_TO_MOVE]))
 
 
 # What an action needs besides its phase flag: a state value > 0.5 (its index), or one of these.
@@ -420,23 +442,88 @@ def isValidAction(state, action) -> bool:
     return True  # ALWAYS
 
 
+PHASE_BITS = 16  # the most actions of a phase
+assert max(PHASE_LAST - PHASE_FIRST) < PHASE_BITS
+
+
+@njit(cache=True, inline="always")
+def kind_bits(state, start) -> int:
+    """Bit k set when ``state[start + k] > 0.5``, for the 15 kinds."""
+    bits = 0
+    for k in range(NUM_KINDS):
+        bits |= (1 if state[start + k] > 0.5 else 0) << k
+    return bits
+
+
+@njit(cache=True, inline="always")
+def phase_bits(state, phase) -> int:
+    """The valid actions of ``phase`` (a flag set in ``state``, my move), as bits from the phase's
+    first action: isValidAction's rules, written out per phase."""
+    if phase == DISCARD:
+        return kind_bits(state, S_HAND) | 1 << (STOP_DISCARD - DISCARD_CARD)
+    if phase == DRAW:
+        take_left = 1 if state[S_PILE_SIZE] > 0.5 else 0
+        take_right = 1 if state[S_PILE_SIZE + 1] > 0.5 else 0
+        return 1 | take_left << (TAKE_LEFT - DRAW_DECK) | take_right << (TAKE_RIGHT - DRAW_DECK)
+    if phase == LOAD:
+        closable = (state[S_SEATS + B_BAG_COUNT] > 0.5) | (state[S_SEATS + B_HAND_COUNT] < 0.5)
+        return kind_bits(state, S_HAND) | (1 if closable else 0) << (CLOSE_BAG - LOAD_CARD)
+    if phase == CHOOSE:
+        bits = 0
+        for i in range(NUM_PLAYERS - 1):
+            block = S_SEATS + (i + 1) * SEAT_BLOCK + B_DECLARED
+            waiting = state[block] + state[block + 1] + state[block + 2] + state[block + 3] > 0.5
+            bits |= (1 if waiting else 0) << i
+        return bits
+    if phase == BRIBE_COINS:
+        spare = state[S_SEATS + B_COINS] - state[S_SEATS + B_DEBT] > 0.5
+        return 1 | (1 if spare else 0) << (ADD_COIN - STOP_COINS)
+    if phase == BRIBE_STAND:
+        return kind_bits(state, S_SEATS + B_STAND) | 1 << (STOP_STAND - OFFER_STAND)
+    if phase == BRIBE_BAG:
+        return kind_bits(state, S_BAG) | 1 << (STOP_BAG - OFFER_BAG)
+    return (1 << (PHASE_LAST[phase] - PHASE_FIRST[phase] + 1)) - 1  # the others: every action
+
+
+@njit(cache=True, inline="always")
+def valid_bits(state) -> tuple:
+    """getValidActions' valid actions as bits, ``low`` for actions 0..63 and ``high`` for
+    64..81, and the range of actions ``start:stop`` they lie in."""
+    low, high, start, stop = 0, 0, NUM_ACTIONS, 0
+    mine = state[S_TO_MOVE] > 0.5
+    for phase in range(1, NUM_PHASES + 1):  # one phase is set in a state an agent is given
+        if mine and state[S_PHASE + phase - 1] > 0.5:
+            bits = phase_bits(state, phase)
+            first = PHASE_FIRST[phase]
+            if first < 64:
+                low |= bits << first
+                if first > 64 - PHASE_BITS:
+                    high |= bits >> (64 - first)  # the bits past action 63
+            else:
+                high |= bits << (first - 64)
+            start = min(start, first)
+            stop = max(stop, PHASE_LAST[phase] + 1)
+    if state[S_OVER] > 0.5:  # read last, on every path (see getValidActions)
+        return 1, 0, 0, 1
+    return low, high, start, stop
+
+
 @njit(cache=True)
 def getValidActions(state):
+    # The state is read before the vector is allocated and last read on every path (valid_bits):
+    # numba then keeps no reference count on ``state`` (two atomic operations per call otherwise).
+    low, high, start, stop = valid_bits(state)
     valid = np.zeros(NUM_ACTIONS, dtype=np.float64)
-    if state[S_OVER] > 0.5:
-        valid[0] = 1.0
-        return valid
-    for phase in range(1, NUM_PHASES + 1):  # one phase is set in a state an agent is given
-        if state[S_PHASE + phase - 1] > 0.5:
-            for a in range(PHASE_FIRST[phase], PHASE_LAST[phase] + 1):
-                valid[a] = 1.0 if isValidAction(state, a) else 0.0
+    for a in range(start, stop):
+        word = low if a < 64 else high
+        valid[a] = float((word >> (a & 63)) & 1)
     return valid
 
 
 # ---- moving the cards ------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def push_pile(env, pile, counts_start):
     """Put the cards counted at ``env[counts_start:+15]`` on a pile, the highest kind on top (as
     vis/ENV stacks them), and clear the counts."""
@@ -450,7 +537,7 @@ def push_pile(env, pile, counts_start):
     env[E_PILE_SIZE + pile] = size
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def next_merchant(env, player) -> int:
     """The seat after ``player``, skipping the sheriff; -1 once the last merchant has played."""
     sheriff = sheriff_of(env)
@@ -460,7 +547,7 @@ def next_merchant(env, player) -> int:
     return nxt
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def pass_turn(env, player, following_phase):
     """The next merchant plays the same phase; after the last one the first merchant (or, for
     the declarations, the sheriff) starts ``following_phase``."""
@@ -473,7 +560,7 @@ def pass_turn(env, player, following_phase):
     env[E_TO_MOVE] = sheriff if following_phase == CHOOSE else (sheriff + 1) % NUM_PLAYERS
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def end_market_turn(env, player):
     if count(env, player_base(player) + P_DISCARDS) > 0.5:
         env[E_PHASE] = RETURN
@@ -482,7 +569,7 @@ def end_market_turn(env, player):
         pass_turn(env, player, LOAD)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def pay(env, payer, payee, amount):
     """Move a fine; what the payer cannot pay becomes its debt."""
     base = player_base(payer)
@@ -493,7 +580,7 @@ def pay(env, payer, payee, amount):
         env[base + P_COINS] = 0.0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def decide(env, inspect):
     """The sheriff inspects the picked merchant's bag or lets it pass."""
     sheriff = sheriff_of(env)
@@ -542,7 +629,7 @@ def decide(env, inspect):
         after_decision(env)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def after_decision(env):
     """The sheriff picks the next merchant, or the round ends."""
     env[E_TARGET] = -1.0
@@ -563,64 +650,71 @@ def after_decision(env):
     env[E_TO_MOVE] = (sheriff_of(env) + 1) % NUM_PLAYERS
 
 
-@njit(cache=True)
-def legal_counts(env, player, counts):
-    """``counts[g]``: legal good g on the stand, royal goods counted two or three times."""
+@njit(cache=True, inline="always")
+def legal_count(env, player, good) -> float:
+    """Legal good ``good`` on ``player``'s stand, royal goods counted two or three times."""
     base = player_base(player)
-    for g in range(NUM_LEGAL):
-        counts[g] = 0.0
+    total = 0.0
     for k in range(NUM_KINDS):
-        if COUNTS_AS[k] >= 0:
-            counts[COUNTS_AS[k]] += env[base + P_STAND + k] * COUNT_MULTIPLE[k]
+        if COUNTS_AS[k] == good:
+            total += env[base + P_STAND + k] * COUNT_MULTIPLE[k]
+    return total
+
+
+@njit(cache=True, inline="always")
+def add_bonuses(env, out, start, step):
+    """Add the king and queen bonuses of every player p to ``out[start + p * step]``. No
+    allocation: the helpers of stepEnv are inlined and cannot fail, so numba keeps no reference
+    count on the env for them (a call that can fail costs two atomic operations per move)."""
+    for g in range(NUM_LEGAL):
+        top, second = 0.0, 0.0
+        for p in range(NUM_PLAYERS):
+            top = max(top, legal_count(env, p, g))
+        if top == 0.0:
+            continue
+        kings = 0
+        for p in range(NUM_PLAYERS):
+            if legal_count(env, p, g) == top:
+                kings += 1
+            else:
+                second = max(second, legal_count(env, p, g))
+        if kings > 1:  # a tie for king shares king + queen; no queen
+            share = (KING[g] + QUEEN[g]) // kings
+            for p in range(NUM_PLAYERS):
+                if legal_count(env, p, g) == top:
+                    out[start + p * step] += share
+            continue
+        queens = 0
+        for p in range(NUM_PLAYERS):
+            if legal_count(env, p, g) == top:
+                out[start + p * step] += KING[g]
+            elif second > 0.0 and legal_count(env, p, g) == second:
+                queens += 1
+        if queens > 0:
+            for p in range(NUM_PLAYERS):
+                if second > 0.0 and legal_count(env, p, g) == second:
+                    out[start + p * step] += QUEEN[g] // queens
 
 
 @njit(cache=True)
 def bonuses(env, out):
     """King and queen bonuses of every player into ``out`` (length 4)."""
-    tally = np.zeros((NUM_PLAYERS, NUM_LEGAL), dtype=np.float64)
     for p in range(NUM_PLAYERS):
         out[p] = 0.0
-        legal_counts(env, p, tally[p])
-    for g in range(NUM_LEGAL):
-        top, second = 0.0, 0.0
-        for p in range(NUM_PLAYERS):
-            top = max(top, tally[p, g])
-        if top == 0.0:
-            continue
-        kings = 0
-        for p in range(NUM_PLAYERS):
-            if tally[p, g] == top:
-                kings += 1
-            else:
-                second = max(second, tally[p, g])
-        if kings > 1:  # a tie for king shares king + queen; no queen
-            share = (KING[g] + QUEEN[g]) // kings
-            for p in range(NUM_PLAYERS):
-                if tally[p, g] == top:
-                    out[p] += share
-            continue
-        queens = 0
-        for p in range(NUM_PLAYERS):
-            if tally[p, g] == top:
-                out[p] += KING[g]
-            elif second > 0.0 and tally[p, g] == second:
-                queens += 1
-        if queens > 0:
-            for p in range(NUM_PLAYERS):
-                if second > 0.0 and tally[p, g] == second:
-                    out[p] += QUEEN[g] // queens
+    add_bonuses(env, out, 0, 1)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def score_end(env):
     """Final scores, the winner and the end of the game."""
-    extra = np.zeros(NUM_PLAYERS, dtype=np.float64)
-    bonuses(env, extra)
+    for p in range(NUM_PLAYERS):
+        env[player_base(p) + P_BONUS] = 0.0
+    add_bonuses(env, env, E_PLAYER + P_BONUS, PLAYER_BLOCK)
     best = -1
-    best_key = np.full(3, -1e18)
+    best_total, best_legal, best_contraband = -1e18, -1e18, -1e18
     for p in range(NUM_PLAYERS):
         base = player_base(p)
-        total = env[base + P_COINS] - env[base + P_DEBT] + extra[p]
+        total = env[base + P_COINS] - env[base + P_DEBT] + env[base + P_BONUS]
         legal, contraband = 0.0, 0.0
         for k in range(NUM_KINDS):
             total += env[base + P_STAND + k] * GOOD_VALUE[k]
@@ -629,15 +723,14 @@ def score_end(env):
             else:
                 contraband += env[base + P_STAND + k]
         env[base + P_SCORE] = total
-        env[base + P_BONUS] = extra[p]
         # score, then legal goods, then contraband, then the higher seat (>= keeps the later one)
         if (
-            total > best_key[0]
-            or (total == best_key[0] and legal > best_key[1])
-            or (total == best_key[0] and legal == best_key[1] and contraband >= best_key[2])
+            total > best_total
+            or (total == best_total and legal > best_legal)
+            or (total == best_total and legal == best_legal and contraband >= best_contraband)
         ):
             best = p
-            best_key[0], best_key[1], best_key[2] = total, legal, contraband
+            best_total, best_legal, best_contraband = total, legal, contraband
     env[player_base(best) + P_WINNER] = 1.0
     env[E_RESULT] = best
     env[E_TARGET] = -1.0
