@@ -22,6 +22,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from makeenv.array.numba_helpers import copy_values
+
 NUM_RANKS = 13
 NUM_PLAYERS = 4
 NUM_CARDS = 52
@@ -158,18 +160,6 @@ def getCurrentPlayer(env) -> int:
 
 
 @njit(cache=True, inline="always")
-def copy_ranks(dst, d, src, s):
-    """dst[d:d+13] = src[s:s+13], every value read before any is written: the compiler then copies
-    them as vectors (it cannot tell whether the two arrays overlap)."""
-    a0, a1, a2, a3 = src[s], src[s + 1], src[s + 2], src[s + 3]
-    a4, a5, a6, a7 = src[s + 4], src[s + 5], src[s + 6], src[s + 7]
-    a8, a9, a10, a11, a12 = src[s + 8], src[s + 9], src[s + 10], src[s + 11], src[s + 12]
-    dst[d], dst[d + 1], dst[d + 2], dst[d + 3] = a0, a1, a2, a3
-    dst[d + 4], dst[d + 5], dst[d + 6], dst[d + 7] = a4, a5, a6, a7
-    dst[d + 8], dst[d + 9], dst[d + 10], dst[d + 11], dst[d + 12] = a8, a9, a10, a11, a12
-
-
-@njit(cache=True, inline="always")
 def getPlayerState(env, player):
     # every entry is written below (no zeroing first); seats are taken & 3 (the same for 0..3),
     # which tells the compiler the indices are not negative (no wraparound test per read)
@@ -181,7 +171,7 @@ def getPlayerState(env, player):
     for r in range(NUM_RANKS):
         count = env[hand + r]
         state[S_MINE + r] = 4.0 if env[E_BOOK_OWNER + r] == mine else count
-    copy_ranks(state, S_MY_ASKED, env, asked)
+    copy_values(state, S_MY_ASKED, env, asked, NUM_RANKS)
     state[S_MY_HAND] = env[E_HAND_SIZE + me]
     state[S_MY_BOOKS] = env[E_BOOKS + me]
     for k in range(NUM_PLAYERS - 1):
@@ -191,7 +181,7 @@ def getPlayerState(env, player):
         asked = E_ASKED + other * NUM_RANKS
         for r in range(NUM_RANKS):
             state[block + r] = 1.0 if env[E_BOOK_OWNER + r] == seat else 0.0
-        copy_ranks(state, S_ASKED + k * NUM_RANKS, env, asked)
+        copy_values(state, S_ASKED + k * NUM_RANKS, env, asked, NUM_RANKS)
         state[block + O_HAND] = env[E_HAND_SIZE + other]
         state[block + O_BOOKS] = env[E_BOOKS + other]
     state[S_DECK] = NUM_CARDS - env[E_DRAWN]
