@@ -159,8 +159,8 @@ def connect_four() -> Any:
 def test_an_array_game_in_words_is_played_against_bots(connect_four):
     with httpx.Client(base_url=connect_four.url, timeout=30) as c:
         info = c.get("/api/info").json()
-        assert info["players"] == 2 and info["levels"] == [0, 1, 2] and info["default_level"] == 2
-        assert [o["value"] for o in info["opponents"]] == ["agent", 0, 1, 2] and info["jury"] is None
+        assert info["players"] == 2 and info["levels"] == [0, 1, 2, 3] and info["default_level"] == 2
+        assert [o["value"] for o in info["opponents"]] == ["agent", 0, 1, 2, 3] and info["jury"] is None
         assert info["readme"].startswith("# ConnectFour in words") and info["answer_hint"]["multiline"] is False
         session = c.post("/api/sessions", json={"seat": 0, "level": 0, "seed": 5}).json()
         sid = session["session_id"]
