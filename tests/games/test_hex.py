@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import heapq
+import math
 import random
 import xml.etree.ElementTree as ET
 
@@ -12,6 +14,7 @@ import makeenv
 from makeenv.games.hex import bots as B
 from makeenv.games.hex import draw as D
 from makeenv.games.hex import logic as L
+from makeenv.learn.policy import load_weights
 from tests.games.support import clickable_actions
 
 pyspiel = pytest.importorskip("pyspiel")
@@ -156,7 +159,7 @@ def test_shortest_path_distance():
 
 
 def test_bots_win_and_block():
-    # Black to move, one stone from joining: both bots take it
+    # Black to move, one stone from joining (d8): every bot takes it
     env = L.initEnv()
     black = [r * 11 + 3 for r in range(11) if r != 7]
     white = [r * 11 + 9 for r in range(10)]
@@ -164,23 +167,162 @@ def test_bots_win_and_block():
         L.stepEnv(b, env)
         L.stepEnv(w, env)
     assert L.checkEnded(env) == -1 and L.getCurrentPlayer(env) == 0
-    for bot in (B.shortest_path, B.mcts):
-        action, _ = bot(L.getAgentState(env), np.zeros(16))
+    learned_data = B.LEVELS[2].initial_data()
+    for bot, data in ((B.shortest_path, np.zeros(16)), (B.learned, learned_data), (B.mcts, np.zeros(16))):
+        action, _ = bot(L.getAgentState(env), data)
         child = L.stepEnv(action, env.copy())
         assert L.checkEnded(child) == 0
+    # White to move, Black one stone (d8) from joining: the learned bot blocks it
+    env = L.initEnv()
+    for b, w in zip(black, [r * 11 + 9 for r in range(9)] + [5]):
+        L.stepEnv(b, env)
+        L.stepEnv(w, env)
+    L.stepEnv(120, env)
+    assert L.getCurrentPlayer(env) == 1
+    assert B.learned(L.getAgentState(env), learned_data)[0] == 7 * 11 + 3
 
 
 def test_levels_beat_random():
     level1 = ENV.evaluate("random", 200, level=1, seed=3)
-    level2 = ENV.evaluate("random", 10, level=2, seed=3)
-    assert level1.win_rate < 0.03  # measured: 0 of 1,000
-    assert level2.win_rate < 0.2  # measured: 0 of 100
+    level2 = ENV.evaluate("random", 1000, level=2, seed=3)
+    level3 = ENV.evaluate("random", 10, level=3, seed=3)
+    assert level1.win_rate < 0.03  # measured: 0 of 10,000
+    assert level2.win_rate < 0.01  # measured: 0 of 20,000
+    assert level3.win_rate < 0.2  # measured: 0 of 100
 
 
 @pytest.mark.slow
-def test_level2_beats_level1():
-    results = ENV.evaluate(ENV.bot(2), 20, np.zeros(16), level=1, seed=4)
+def test_level3_beats_level1():
+    results = ENV.evaluate(ENV.bot(3), 20, np.zeros(16), level=1, seed=4)
     assert results.win_rate >= 0.7  # measured: 94% of 100
+
+
+# ---- level 2: the learned network and its view of the board -------------------------------------
+
+
+def reference_distances(board: np.ndarray, stone: float, side: int) -> list[float]:
+    """Dijkstra's distances from edge ``side`` (0 top, 1 bottom, 2 left, 3 right): the empty cells
+    (the cell's own included) ``stone``'s player must fill; inf through the other stones."""
+    dist = [math.inf] * 121
+    queue: list[tuple[float, int]] = []
+    for i in range(11):
+        cell = (i, 110 + i, 11 * i, 11 * i + 10)[side]
+        if board[cell] in (0.0, stone):
+            dist[cell] = float(board[cell] == 0.0)
+            heapq.heappush(queue, (dist[cell], cell))
+    while queue:
+        d, cell = heapq.heappop(queue)
+        if d == dist[cell]:
+            for other in L.NEIGHBOURS[cell]:
+                if other >= 0 and board[other] in (0.0, stone) and d + (board[other] == 0.0) < dist[other]:
+                    dist[other] = d + (board[other] == 0.0)
+                    heapq.heappush(queue, (dist[other], other))
+    return dist
+
+
+def test_the_view_marks_the_shortest_paths_of_a_plain_search():
+    """The bit-set searches of policy_view agree with Dijkstra's, cell by cell, and White's board is
+    seen mirrored (so that every player joins top to bottom)."""
+    rng = random.Random(5)
+    checked = 0
+    while checked < 60:
+        env = random_position(rng, rng.randrange(0, 100))
+        if L.checkEnded(env) != -1:
+            continue
+        state = L.getAgentState(env)
+        seen, actions = B.policy_view(state)
+        board = state[:121][actions]  # the board as the view shows it
+        planes = seen[: B.PLANES * 121].reshape(B.PLANES, 121)
+        np.testing.assert_array_equal(planes[B.P_MINE], board == L.MINE)
+        np.testing.assert_array_equal(planes[B.P_THEIRS], board == L.THEIRS)
+        for stone, (one, two), path, near, length in (
+            (L.MINE, (0, 1), B.P_MY_PATH, B.P_MY_NEAR, B.V_MY_DISTANCE),
+            (L.THEIRS, (2, 3), B.P_THEIR_PATH, B.P_THEIR_NEAR, B.V_THEIR_DISTANCE),
+        ):
+            first, second = reference_distances(board, stone, one), reference_distances(board, stone, two)
+            far = range(110, 121) if two == 1 else range(10, 121, 11)
+            best = min(first[c] for c in far)
+            through = np.array([first[c] + second[c] - 1 if board[c] == 0 else math.inf for c in range(121)])
+            np.testing.assert_array_equal(planes[path], through == best)
+            np.testing.assert_array_equal(planes[near], through == best + 1)
+            assert seen[length] == min(best, 22)
+        assert seen[B.V_MOVES] == state[L.S_MOVES]
+        checked += 1
+
+
+def test_the_view_saves_a_broken_bridge():
+    """Black's c3 and d4 make a bridge over c4 and d3; White takes d3: c4 is the saving cell. A stone
+    on row 2 bridges to the top edge over two cells of row 1 in the same way."""
+    env = L.initEnv()
+    for cell in (2 * 11 + 2, 3 * 11 + 8, 3 * 11 + 3, 2 * 11 + 3):  # c3, i4, d4, then White d3
+        L.stepEnv(cell, env)
+    seen, _ = B.policy_view(L.getAgentState(env))
+    assert np.flatnonzero(seen[B.P_SAVE * 121 : (B.P_SAVE + 1) * 121]).tolist() == [3 * 11 + 2]
+    assert np.flatnonzero(seen[B.P_LAST * 121 : (B.P_LAST + 1) * 121]).tolist() == [2 * 11 + 3]
+    env = L.initEnv()
+    for cell in (1 * 11 + 5, 60, 100, 5):  # Black f2, White f6, Black b10, White f1: g1 saves f2
+        L.stepEnv(cell, env)
+    seen, _ = B.policy_view(L.getAgentState(env))
+    assert np.flatnonzero(seen[B.P_SAVE * 121 : (B.P_SAVE + 1) * 121]).tolist() == [6]
+
+
+def test_the_learned_level_loads_and_plays_from_its_own_state():
+    assert list(ENV.levels) == [0, 1, 2, 3]
+    bot = ENV.opponents(2)[0]
+    assert bot.policy is B.learned and bot.data.size > B.SCRATCH + B.VIEW_SIZE * 16 // 2  # 16+ units
+    data = bot.initial_data()
+    rng = random.Random(7)
+    for _ in range(60):
+        env = random_position(rng, rng.randrange(0, 100))
+        if L.checkEnded(env) != -1:
+            continue
+        state = L.getAgentState(env)
+        action, data = B.learned(state, data)
+        assert L.getValidActions(state)[action] == 1.0
+        assert B.learned(state.copy(), bot.initial_data())[0] == action  # no memory: the same move
+        # the same position turned for the other colour: the same move, turned
+        turned = L.initEnv()
+        for cell in np.flatnonzero(env[:121]):
+            stone = 3.0 - env[cell]
+            L.place_stone(turned, (cell % 11) * 11 + cell // 11, int(stone) - 1)
+        turned[L.E_PLAYER], turned[L.E_MOVES] = 1 - env[L.E_PLAYER], env[L.E_MOVES]
+        turned[L.E_LAST] = -1.0 if env[L.E_LAST] < 0 else (env[L.E_LAST] % 11) * 11 + env[L.E_LAST] // 11
+        other = L.getAgentState(turned)
+        np.testing.assert_array_equal(B.policy_view(other)[0], B.policy_view(state)[0])
+        assert B.learned(other, data)[0] == (action % 11) * 11 + action // 11
+
+
+def test_the_learned_level_plays_what_a_numpy_forward_pass_scores_highest():
+    layers, _ = load_weights(B.WEIGHTS_FILE)
+    data = B.LEVELS[2].initial_data()
+    rng = random.Random(8)
+    checked = exact = 0
+    while checked < 100:
+        env = random_position(rng, rng.randrange(0, 60))
+        if L.checkEnded(env) != -1:
+            continue
+        state = L.getAgentState(env)
+        seen, actions = B.policy_view(state)
+        if seen[B.V_MY_DISTANCE] == 1.0 or seen[B.V_THEIR_DISTANCE] == 1.0:
+            continue  # a win or a block at once: chosen among fewer cells
+        scores = seen
+        for i, (w, b) in enumerate(layers):
+            scores = w @ scores + b
+            if i < len(layers) - 1:
+                scores = np.maximum(scores, 0.0)
+        scores = np.where(state[:121][actions] == 0.0, scores, -np.inf)
+        action = actions[B.learned(state, data)[0]]  # the view's cell of the game's
+        best = scores.max()
+        assert scores[action] >= best - 1e-4 * (1.0 + abs(best))  # float32 sums: near-ties may differ
+        checked += 1
+        exact += action == int(np.argmax(scores))
+    assert exact >= checked - 2
+
+
+def test_the_learned_level_beats_level1_in_both_seats():
+    bot = ENV.opponents(2)[0]
+    results = ENV.evaluate(bot.policy, 40, bot.initial_data(), level=1, seed=6)
+    assert min(seat.win_rate for seat in results.by_seat) >= 0.8  # measured: 100% of 20,000 in each seat
 
 
 # ---- drawings and words --------------------------------------------------------------------------
