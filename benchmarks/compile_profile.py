@@ -87,7 +87,7 @@ def kind_of(name: str) -> str:
     parts = name.split(".")
     for prefix, label in (("makeenv_loop", "LOOP"), ("makeenv_referee", "REFEREE"), ("makeenv_batch", "BATCH")):
         if parts[0].startswith(prefix):
-            return f"{label}.{parts[-2] if parts[-1] == '<locals>' else parts[1]}"
+            return f"{label}.{parts[1]}"
     if parts[0].startswith("makeenv_live"):
         return f"LIVE (not cached).{parts[1]}"
     if parts[:2] == ["makeenv", "games"] and len(parts) > 3:
