@@ -8,7 +8,9 @@
    card game's trump suit swapped into a fixed place, so one pattern serves every trump) and the
    map from the view's actions to the game's; the decisions are then recorded as seen through it.
 2. ``train``: fit a multilayer perceptron over the raw state, its scores masked to the valid
-   actions, to the teacher's actions by softmax cross-entropy and Adam (numpy only).
+   actions, to the teacher's actions by softmax cross-entropy and Adam (numpy only). A teacher
+   that says how much it likes each action (``shares``: a search's visit shares) is fitted to
+   that distribution instead, which carries far more than its single move.
 3. ``save_weights`` beside the game's bots; ``makeenv.learn.policy.mlp_action`` plays them.
 
 ``python -m makeenv.learn.imitate SushiGo --games 600 --out level2_weights.npz`` does all three;
@@ -39,11 +41,14 @@ MASKED = -1e9  # the logit of an invalid action while training
 
 @dataclass
 class Dataset:
-    """Teacher decisions: ``states`` (n, state size), ``valid`` (n, actions) bools, ``actions`` (n,)."""
+    """Teacher decisions: ``states`` (n, state size), ``valid`` (n, actions) bools, ``actions`` (n,);
+    optionally ``targets`` (n, actions): the teacher's distribution over the valid actions of each
+    decision (rows are normalized to sum to 1), which ``train`` fits instead of the one action."""
 
     states: np.ndarray
     valid: np.ndarray
     actions: np.ndarray
+    targets: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         self.states = np.asarray(self.states, dtype=np.float32)
@@ -78,6 +83,18 @@ class Dataset:
                 f"Dataset: decision {bad} chose action {int(self.actions[bad])}, which its valid-action row "
                 f"does not allow (valid: {np.flatnonzero(self.valid[bad]).tolist()})"
             )
+        if self.targets is not None:
+            targets = np.asarray(self.targets, dtype=np.float32)
+            if targets.shape != self.valid.shape:
+                raise ValueError(f"Dataset: targets have shape {targets.shape}; expected {self.valid.shape} (as valid)")
+            if not np.all(np.isfinite(targets)) or (targets < 0.0).any():
+                raise ValueError("Dataset: targets must be finite and >= 0 (a distribution over the valid actions)")
+            targets = np.where(self.valid, targets, np.float32(0.0))
+            totals = targets.sum(axis=1, keepdims=True)
+            if (totals <= 0.0).any():
+                bad = int(np.flatnonzero(totals[:, 0] <= 0.0)[0])
+                raise ValueError(f"Dataset: the targets of decision {bad} give no weight to a valid action")
+            self.targets = targets / totals
 
     def __len__(self) -> int:
         return len(self.actions)
@@ -85,13 +102,27 @@ class Dataset:
     def save(self, path: Path | str) -> None:
         """Write the decisions to an .npz file (``Dataset.load`` reads it back)."""
         with open(path, "wb") as file:
-            np.savez_compressed(file, states=self.states, valid=self.valid, actions=self.actions)
+            if self.targets is None:
+                np.savez_compressed(file, states=self.states, valid=self.valid, actions=self.actions)
+            else:
+                np.savez_compressed(
+                    file, states=self.states, valid=self.valid, actions=self.actions, targets=self.targets
+                )
 
     @classmethod
     def load(cls, path: Path | str) -> Dataset:
         """Decisions written by ``save``."""
         with np.load(Path(path), allow_pickle=False) as archive:
-            return cls(archive["states"], archive["valid"], archive["actions"])
+            targets = archive["targets"] if "targets" in archive.files else None
+            return cls(archive["states"], archive["valid"], archive["actions"], targets)
+
+    def target_rows(self) -> np.ndarray:
+        """The targets, or the one-hot rows of the actions for decisions collected without them."""
+        if self.targets is not None:
+            return self.targets
+        rows = np.zeros(self.valid.shape, dtype=np.float32)
+        rows[np.arange(len(self.actions)), self.actions] = 1.0
+        return rows
 
     @classmethod
     def concatenate(cls, parts: Sequence[Dataset]) -> Dataset:
@@ -102,10 +133,12 @@ class Dataset:
                 f"Dataset.concatenate: the parts have (state size, actions) {sorted(shapes)}; "
                 "give decisions of one game (and one view) only"
             )
+        soft = any(part.targets is not None for part in parts)
         return cls(
             np.concatenate([part.states for part in parts]),
             np.concatenate([part.valid for part in parts]),
             np.concatenate([part.actions for part in parts]),
+            np.concatenate([part.target_rows() for part in parts]) if soft else None,
         )
 
 
@@ -120,6 +153,7 @@ def collect(
     seed: int = 0,
     view: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    shares: Callable[[np.ndarray], tuple[int, np.ndarray]] | None = None,
 ) -> Dataset:
     """Teacher decisions from ``games`` games of ``env`` (an array env of ``makeenv.make``).
 
@@ -128,6 +162,9 @@ def collect(
     action with probability ``noise``. Only decisions with two or more valid actions are kept.
     ``view(state) -> (seen, actions)`` records ``seen`` instead of the state, with action ``i`` of
     the record standing for the game's ``actions[i]`` (a permutation of the game's actions).
+    ``shares(state) -> (action, distribution)`` plays the teacher's seats instead of ``teacher``'s
+    policy: its move, and how much it likes each of the game's actions (a search's visit shares),
+    recorded as the decision's ``targets``; the recorded action is then the one it likes most.
     """
     if games < 1:
         raise ValueError(f"collect: games must be >= 1, got {games}")
@@ -140,6 +177,7 @@ def collect(
     states: list[np.ndarray] = []
     valids: list[np.ndarray] = []
     actions: list[int] = []
+    targets: list[np.ndarray] = []
     for game in range(games):
         match = Match(env, seed=int(rng.integers(2**31)), isolated=True)
         is_teacher = rng.random(env.players) < teacher_share
@@ -152,7 +190,12 @@ def collect(
             valid = match.valid_actions()
             bot = teacher if is_teacher[player] else others
             match.reseed()
-            action, data[player] = bot.policy(state, data[player])
+            liked = None
+            if shares is not None and is_teacher[player]:
+                action, liked = shares(state)
+                action = int(action)
+            else:
+                action, data[player] = bot.policy(state, data[player])
             if is_teacher[player]:
                 choices = np.flatnonzero(valid == 1.0)
                 if len(choices) > 1:
@@ -163,7 +206,14 @@ def collect(
                         )
                     states.append(np.asarray(seen, dtype=np.float32))
                     valids.append(valid[order] == 1.0)
-                    actions.append(int(np.flatnonzero(order == action)[0]))
+                    if liked is None:
+                        actions.append(int(np.flatnonzero(order == action)[0]))
+                    else:
+                        seen_liked = np.where(valid[order] == 1.0, np.asarray(liked, dtype=np.float64)[order], 0.0)
+                        if seen_liked.sum() <= 0.0:  # no liking among the valid moves: its move alone
+                            seen_liked = (order == action).astype(np.float64)
+                        targets.append(seen_liked.astype(np.float32))
+                        actions.append(int(np.argmax(seen_liked)))
                     if rng.random() < noise:
                         action = int(rng.choice(choices))
             match.step(action, f"player {player} ({bot.label})")
@@ -171,7 +221,7 @@ def collect(
             progress(game + 1, games)
     if not actions:
         raise ValueError(f"collect: the teacher had no choice to make in {games} games of {env.name}; play more games")
-    return Dataset(np.stack(states), np.stack(valids), np.array(actions))
+    return Dataset(np.stack(states), np.stack(valids), np.array(actions), np.stack(targets) if targets else None)
 
 
 # ---- training ---------------------------------------------------------------------------------------
@@ -235,8 +285,9 @@ def train(
     seed: int = 0,
     log: Callable[[str], None] | None = None,
 ) -> tuple[list[tuple[np.ndarray, np.ndarray]], TrainReport]:
-    """Fit an MLP (``hidden`` sizes, ReLU) to the teacher's actions; returns its ``(W, b)`` layers
-    (taking the raw state: the input scaling is folded into the first layer) and a report."""
+    """Fit an MLP (``hidden`` sizes, ReLU) to the teacher's actions (to its ``targets`` when the
+    data have them); returns its ``(W, b)`` layers (taking the raw state: the input scaling is
+    folded into the first layer) and a report."""
     if any(int(h) < 1 for h in hidden) or epochs < 1 or batch_size < 1 or not 0.0 <= holdout < 1.0:
         raise ValueError(
             f"train: hidden sizes, epochs and batch_size must be >= 1 and holdout in [0, 1); got hidden={list(hidden)}, "
@@ -267,7 +318,10 @@ def train(
             probs = np.exp(logits - logits.max(axis=1, keepdims=True))
             probs /= probs.sum(axis=1, keepdims=True)
             grad = probs
-            grad[np.arange(len(rows)), scaled.actions[rows]] -= 1.0
+            if data.targets is None:
+                grad[np.arange(len(rows)), scaled.actions[rows]] -= 1.0
+            else:
+                grad -= data.targets[rows]
             grad /= len(rows)
             step += 1
             for i in range(len(layers) - 1, -1, -1):
@@ -319,6 +373,13 @@ def parser() -> argparse.ArgumentParser:
         type=float,
         default=0.0,
         help="the teacher's data[0] (a search bot's simulations a move; 0: its default)",
+    )
+    p.add_argument(
+        "--teacher-shares",
+        default=None,
+        help="module:function(state) -> (action, distribution over the actions) of a teacher that says how much "
+        "it likes each action (a search's visit shares); it plays the teacher's seats and the policy learns the "
+        "distribution (instead of --teacher-level and --teacher)",
     )
     p.add_argument("--others-level", type=int, default=1, help="the level of the seats the teacher does not take")
     p.add_argument("--teacher-share", type=float, default=0.6, help="chance that a seat is the teacher's")
@@ -383,6 +444,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             seed=args.seed,
             view=load_named("--view", args.view) if args.view else None,
             progress=progress,
+            shares=load_named("--teacher-shares", args.teacher_shares) if args.teacher_shares else None,
         )
         if args.save_data is not None:
             data.save(args.save_data)
@@ -396,7 +458,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         layers,
         game=env.name,
         teacher_level=teacher_level,
-        teacher=args.teacher or (f"level {teacher_level}" if args.from_data is None else "see from_data"),
+        teacher=args.teacher_shares
+        or args.teacher
+        or (f"level {teacher_level}" if args.from_data is None else "see from_data"),
         budget=args.budget,
         games=args.games if args.from_data is None else 0,
         players=env.players if args.from_data is None else 0,

@@ -10,9 +10,12 @@ words and picture of the actions differ. README.md lists the actions.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import numpy as np
 from numba import njit
+
+from makeenv.array.agents import Bot
 
 from . import bots, draw
 from .logic import (
@@ -204,12 +207,22 @@ def greedy(state, data):
 
 @njit(cache=True)
 def ismcts(state, data):
-    """Level 2: ismcts, Splendor's level-2 bot (its move named by position)."""
+    """Level 3: ismcts, Splendor's level-3 bot (its move named by position)."""
     action, data = bots.ismcts(state, data)
     return from_full(state, action), data
 
 
-LEVELS = {1: greedy, 2: ismcts}
+@njit(cache=True)
+def learned(state, data):
+    """Level 2: learned, Splendor's level-2 network (its move named by position)."""
+    action, data = bots.learned(state, data)
+    return from_full(state, action), data
+
+
+LEVELS: dict[int, Any] = {1: greedy, 3: ismcts}
+if 2 in bots.LEVELS:  # absent only while makeenv.learn.imitate rebuilds the weights
+    LEVELS[2] = Bot(learned, data=bots.LEVELS[2].data)
+LEVELS = dict(sorted(LEVELS.items()))
 
 
 # ---- words and picture --------------------------------------------------------------------------

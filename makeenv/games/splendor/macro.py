@@ -10,8 +10,12 @@ are Splendor's own. README.md lists the actions and where the turns differ from 
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit
+
+from makeenv.array.agents import Bot
 
 from . import bots
 from .compact import env_card, state_card, translated_render
@@ -421,12 +425,22 @@ def greedy(state, data):
 
 @njit(cache=True)
 def ismcts(state, data):
-    """Level 2: ismcts, Splendor's level-2 bot (searching the 194-action game) aiming at its card."""
+    """Level 3: ismcts, Splendor's level-3 bot (searching the 194-action game) aiming at its card."""
     action, data = bots.ismcts(state, data)
     return to_macro(state, action), data
 
 
-LEVELS = {1: greedy, 2: ismcts}
+@njit(cache=True)
+def learned(state, data):
+    """Level 2: learned, Splendor's level-2 network aiming at the card it would buy, reserve or collect for."""
+    action, data = bots.learned(state, data)
+    return to_macro(state, action), data
+
+
+LEVELS: dict[int, Any] = {1: greedy, 3: ismcts}
+if 2 in bots.LEVELS:  # absent only while makeenv.learn.imitate rebuilds the weights
+    LEVELS[2] = Bot(learned, data=bots.LEVELS[2].data)
+LEVELS = dict(sorted(LEVELS.items()))
 
 
 # ---- words and picture --------------------------------------------------------------------------
