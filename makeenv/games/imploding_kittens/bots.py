@@ -5,7 +5,13 @@
   Defuse, it draws from the bottom, attacks, skips, reverses, reorders the top (Alter the Future) or
   shuffles instead of drawing; hunts Defuses with cat pairs and Favors; Nopes attacks aimed at it;
   gives away its least useful card and names Defuse.
-* Level 2, ``sampler``: a keener policy (``keen``: careful, and it Nopes an escape from the face-up
+* Level 2, ``learned``: a small network (``level2_weights.npz``) trained by
+  ``python -m makeenv.learn.imitate`` (the commands are in the README) to copy level 3, the
+  ``sampler``. It sees the state through ``policy_view``: the state, ``keen``'s choice and the
+  kitten risk of a draw; it plays the valid action it scores highest where the sampler searches,
+  and keen's move where the sampler takes keen's without search (giving or naming a card,
+  discarding for a combo).
+* Level 3, ``sampler``: a keener policy (``keen``: careful, and it Nopes an escape from the face-up
   Imploding Kitten on top, attacks rather than skips away from a deadly top card, puts a deadly card
   it reorders where the next player draws it, plays Favors, and knows a Defuse is worthless once no
   Exploding Kitten is left) under a determinized Monte Carlo search: it deals the hidden cards (the
@@ -13,13 +19,19 @@
   and plays the game out (itself ``keen``, the others ``careful``); another move replaces keen's
   choice only when it won clearly more often.
 
-Both read only their own state (``sampleEnv`` never sees the real hands or pile).
+Every bot reads only its own state (``sampleEnv`` never sees the real hands or pile).
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 import numpy as np
 from numba import njit
+
+from makeenv.array.agents import Bot
+from makeenv.learn.policy import load_policy_data, mlp_action
 
 from .logic import (
     A_ALTER,
@@ -72,6 +84,7 @@ from .logic import (
     S_SEAT,
     SHUFFLE,
     SKIP,
+    STATE_SIZE,
     _pending,
     _phase,
     getCurrentPlayer,
@@ -81,6 +94,8 @@ from .logic import (
     sampleEnv,
     stepEnv,
 )
+
+WEIGHTS_FILE = Path(__file__).with_name("level2_weights.npz")
 
 # how much a card is worth keeping, by kind (cats least, Defuse most)
 KEEP_VALUE = np.array([6.0, 5.0, 4.5, 3.0, 2.5, 3.5, 1.0, 1.0, 1.0, 1.0, 1.0, 4.0, 4.0, 1.5, 4.0, 5.0, 10.0, 0.0, 0.0])
@@ -236,7 +251,7 @@ def careful(state, data):
     return A_DRAW, data
 
 
-# ---- level 2: a keener policy under determinized Monte Carlo search -----------------------------
+# ---- level 3: a keener policy under determinized Monte Carlo search -----------------------------
 
 
 @njit(cache=True)
@@ -276,7 +291,7 @@ def _order_for_next(state, valid):
 
 @njit(cache=True)
 def keen(state, data):
-    """Level 2's own policy: careful, plus what careful misses about the public face-up kitten."""
+    """Level 3's own policy: careful, plus what careful misses about the public face-up kitten."""
     valid = getValidActions(state)
     phase = _phase(state)
     pending = _pending(state)
@@ -317,7 +332,7 @@ MARGIN = 0.15  # a move replaces keen's choice only when it won this share of th
 
 @njit(cache=True)
 def sampler(state, data):
-    """Level 2: keen's move, unless another won clearly more often over random deals of the hidden cards.
+    """Level 3: keen's move, unless another won clearly more often over random deals of the hidden cards.
 
     Every move is tried on the same deals (``sampleEnv``), so the comparison is not drowned in the
     luck of the deal; the play-outs play keen for me and careful for the others. Only the choices
@@ -356,4 +371,51 @@ def sampler(state, data):
     return best, data
 
 
-LEVELS = {1: careful, 2: sampler}
+# ---- level 2: a network trained to copy the sampler ------------------------------------------------
+
+VIEW_SIZE = STATE_SIZE + NUM_ACTIONS + 3  # the state, keen's choice one-hot, the kitten risk twice, Defuses hidden
+
+
+@njit(cache=True)
+def _fill_view(state, seen, data):
+    """Write the view of ``state`` into ``seen`` (see ``policy_view``)."""
+    seen[:] = 0.0
+    seen[:STATE_SIZE] = state
+    choice, data = keen(state, data)
+    seen[STATE_SIZE + choice] = 1.0
+    risk = kitten_risk(state)
+    seen[STATE_SIZE + NUM_ACTIONS] = risk
+    seen[STATE_SIZE + NUM_ACTIONS + 1] = risk if state[S_HAND + DEFUSE] == 0.0 else 0.0
+    seen[STATE_SIZE + NUM_ACTIONS + 2] = 1.0 if _kittens_hidden(state) > 0.0 else 0.0
+    return data
+
+
+@njit(cache=True)
+def policy_view(state):
+    """The state as level 2's network sees it: the state, keen's choice one-hot (so the network
+    learns where the sampler departs from it), the kitten risk of a draw (also zero when I hold a
+    Defuse) and whether an Exploding Kitten is still hidden; with the identity map of the actions,
+    as ``makeenv.learn.imitate`` takes a view."""
+    seen = np.zeros(VIEW_SIZE)
+    _fill_view(state, seen, np.zeros(1))
+    return seen, np.arange(NUM_ACTIONS)
+
+
+@njit(cache=True)
+def learned(state, data):
+    """Level 2: a small network trained by makeenv.learn.imitate to copy the sampler; keen's move
+    where the sampler plays keen's without search."""
+    phase = _phase(state)
+    if phase == CHOOSE_CARD or phase == DISCARDING:
+        return keen(state, data)
+    valid = getValidActions(state)
+    seen = np.empty(VIEW_SIZE)
+    data = _fill_view(state, seen, data)
+    choice = mlp_action(seen, data, valid)
+    return (choice if choice >= 0 else _first_valid(valid)), data
+
+
+LEVELS: dict[int, Any] = {1: careful, 3: sampler}
+if WEIGHTS_FILE.exists():  # absent only while makeenv.learn.imitate rebuilds it
+    LEVELS[2] = Bot(learned, data=load_policy_data(WEIGHTS_FILE, VIEW_SIZE, NUM_ACTIONS))
+LEVELS = dict(sorted(LEVELS.items()))

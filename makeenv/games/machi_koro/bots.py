@@ -6,17 +6,31 @@
   from that landmark; rolls the number of dice that pays it more, rerolls (radio tower) a roll
   worth less than the average, takes the TV Station's coins from the richest player and trades
   its least valuable establishment for the most valuable one it can take.
-* Level 2, ``planner``: Monte Carlo over its buying decisions. For every card it may buy (and
+* Level 2, ``learned``: level 1's moves, but its purchases chosen by a small network
+  (``level2_weights.npz``) trained by ``python -m makeenv.learn.imitate`` (the commands are in the
+  README) to copy ``planner_shares``: the planner's purchase when its futures scored clearly better
+  than level 1's, else level 1's. It sees ``fill_view``: coins, income, landmarks, the best
+  opponent's coins and landmarks, the threat of the others' red cards, every card's value to it,
+  its establishments and level 1's purchase.
+* Level 3, ``planner``: Monte Carlo over its buying decisions. For every card it may buy (and
   for stopping) it plays 12 futures of three rounds from the exact position (``sampleEnv``; only
   the dice are unknown) with every player playing like level 1, and scores each by who won or
   by its lead in landmarks, coins and expected income over the best opponent. Its other
-  decisions are level 1's. Both bots read nothing but their own state.
+  decisions are level 1's; ``data[0] >= 1`` sets its futures per purchase (a per-move budget).
+
+Every bot reads nothing but its own state.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 import numpy as np
 from numba import njit
+
+from makeenv.array.agents import Bot
+from makeenv.learn.policy import load_policy_data, mlp_action
 
 from .logic import (
     AMUSEMENT_PARK,
@@ -24,6 +38,7 @@ from .logic import (
     BLUE,
     BUY,
     BUY_CARD,
+    CAFE,
     CARD_COLOUR,
     CARD_COST,
     E_BOUGHT,
@@ -47,11 +62,19 @@ from .logic import (
     RADIO_TOWER,
     RED,
     REROLL,
+    RESTAURANT,
     ROLL,
     ROLL_HIGH,
     ROLL_LOW,
     ROLL_ONE,
     ROLL_TWO,
+    RUNNING,
+    S_PHASE,
+    S_PLAYERS,
+    S_PURCHASES,
+    S_RESULT,
+    S_RULES,
+    S_TO_MOVE,
     STADIUM,
     STADIUM_TAKE,
     TAKE,
@@ -66,6 +89,7 @@ from .logic import (
     TV_TARGET,
     card_count,
     card_income,
+    getValidActions,
     isValidAction,
     resolve_roll,
     sampleEnv,
@@ -74,10 +98,11 @@ from .logic import (
 )
 
 SAVE_ROUNDS = 1.0  # level 1 saves for its next landmark when this many rounds of income would reach it
-ROLLOUTS = 12  # futures per candidate purchase of the level-2 bot (data[0] >= 1 overrides it)
+ROLLOUTS = 12  # futures per candidate purchase of the level-3 bot (data[0] >= 1 overrides it)
 HORIZON = 3  # rounds each future is played
 INCOME_WEIGHT = 4.0  # a coin of expected income per round is worth this many coins in hand
 SCALE = 8.0  # a lead of this many coins is worth about 0.73 of a win
+WEIGHTS_FILE = Path(__file__).with_name("level2_weights.npz")
 
 
 @njit(cache=True)
@@ -283,7 +308,7 @@ def builder(state, data):
     return action, data
 
 
-# ---- level 2 -----------------------------------------------------------------------------------
+# ---- level 3 -----------------------------------------------------------------------------------
 
 
 @njit(cache=True)
@@ -325,16 +350,14 @@ def future(env, me) -> float:
 
 
 @njit(cache=True)
-def planner_action(state, rollouts) -> int:
-    root = sampleEnv(state)
-    if root[E_RESULT] >= 0.0 or int(root[E_PHASE]) != BUY:
-        action = builder_action(root)
-        return action if isValidAction(state, action) else first_valid(state)
+def planner_scores(root, state, rollouts):
+    """The summed scores of ``rollouts`` futures for every buying action valid in ``state`` (-1 for
+    the others); ``root`` is ``sampleEnv(state)`` in the buying phase."""
     me = int(root[E_TO_MOVE])
+    scores = np.full(NUM_ACTIONS, -1.0)
     # every candidate faces the same dice (common random numbers); the generator moves on after
     dice_seed = int(np.random.random() * 1e9)
     resume_seed = int(np.random.random() * 1e9)
-    best, best_score = END_TURN, -1.0
     for action in range(BUY_CARD, NUM_ACTIONS):
         if not isValidAction(state, action):
             continue
@@ -344,20 +367,201 @@ def planner_action(state, rollouts) -> int:
             env = root.copy()
             stepEnv(action, env)
             score += future(env, me)
-        if score > best_score:
-            best, best_score = action, score
+        scores[action] = score
     np.random.seed(resume_seed)
+    return scores
+
+
+@njit(cache=True)
+def planner_action(state, rollouts) -> int:
+    root = sampleEnv(state)
+    if root[E_RESULT] >= 0.0 or int(root[E_PHASE]) != BUY:
+        action = builder_action(root)
+        return action if isValidAction(state, action) else first_valid(state)
+    scores = planner_scores(root, state, rollouts)
+    best, best_score = END_TURN, -1.0
+    for action in range(BUY_CARD, NUM_ACTIONS):
+        if scores[action] > best_score:
+            best, best_score = action, scores[action]
     return best
 
 
 @njit(cache=True)
 def planner(state, data):
-    """Planner: Monte Carlo over its purchases, 12 three-round futures each with level-1 play.
+    """Planner (level 3): Monte Carlo over its purchases, 12 three-round futures each with level-1
+    play.
 
-    ``data[0] >= 1`` sets another number of futures per purchase.
+    ``data[0] >= 1`` sets another number of futures per purchase (its per-move budget).
     """
     rollouts = int(data[0]) if data.shape[0] > 0 and data[0] >= 1.0 else ROLLOUTS
     return planner_action(state, rollouts), data
 
 
-LEVELS = {1: builder, 2: planner}
+@njit(cache=True)
+def planner_shares(state):
+    """Level 2's teacher: the planner's purchase when its futures' mean score beats level 1's
+    purchase by more than ``CONFIDENT_MARGIN`` (smaller gaps are mostly the luck of 12 futures),
+    else level 1's; and how much it likes each action: a softmax of those mean scores (level 1's
+    raised by the margin) at temperature ``SHARE_TEMPERATURE``. Outside the buying phase, level 1's
+    move alone."""
+    liked = np.zeros(NUM_ACTIONS)
+    root = sampleEnv(state)
+    default = builder_action(root)
+    if not isValidAction(state, default):
+        default = first_valid(state)
+    if root[E_RESULT] >= 0.0 or int(root[E_PHASE]) != BUY:
+        liked[default] = 1.0
+        return default, liked
+    means = planner_scores(root, state, ROLLOUTS) / ROLLOUTS
+    means[default] += CONFIDENT_MARGIN
+    best, best_mean = END_TURN, -1.0
+    for action in range(BUY_CARD, NUM_ACTIONS):
+        if means[action] > best_mean:
+            best, best_mean = action, means[action]
+    for action in range(BUY_CARD, NUM_ACTIONS):
+        if means[action] >= 0.0:
+            liked[action] = np.exp((means[action] - best_mean) / SHARE_TEMPERATURE)
+    return best, liked
+
+
+# ---- level 2: a network trained to copy the planner's purchases --------------------------------
+
+CONFIDENT_MARGIN = 0.03  # level 2's teacher keeps level 1's purchase unless the planner's beats it by this
+SHARE_TEMPERATURE = 0.01  # a mean score this much below the best is liked e times less
+N_GLOBAL = 16
+VIEW_SIZE = N_GLOBAL + RADIO_TOWER + NUM_NORMAL + NUM_ACTIONS  # globals, card values, my counts, level 1's move
+
+
+def _odds_table() -> np.ndarray:
+    """``ODDS[card, dice]``: ``odds(card, dice)`` for 1 and 2 dice, summed in the same order."""
+    table = np.zeros((NUM_CARDS, 3))
+    for card in range(NUM_CARDS):
+        for dice in (1, 2):
+            for total in range(int(ROLL_LOW[card]), int(ROLL_HIGH[card]) + 1):
+                if dice == 1:
+                    table[card, dice] += 1.0 / 6.0 if 1 <= total <= 6 else 0.0
+                elif 2 <= total <= 12:
+                    table[card, dice] += (6.0 - abs(total - 7)) / 36.0
+    return table
+
+
+ODDS = _odds_table()
+
+
+@njit(cache=True)
+def fill_view(state, choice_known, out) -> int:
+    """Write my buying position as level 2's network sees it into ``out``, reading the state alone
+    (my seat block is seat 0 of its layout): the player count, the rule set, my coins, income,
+    purchases, landmarks and distance to the next one, the best opponent's coins and landmarks,
+    what the others' red cards take from my rolls, every card's value to me (``card_value``, from a
+    table of the dice odds), my establishments and level 1's move one-hot (so the network learns
+    where to depart from it). Level 1's buying move is worked out from the same values unless
+    ``choice_known >= 0`` gives it; returns it."""
+    n = int(state[S_PLAYERS])
+    for i in range(out.shape[0]):
+        out[i] = 0.0
+    coins = state[seat_base(0) + B_COINS]
+    my_dice = dice_of(state, 0)
+    values = out[N_GLOBAL : N_GLOBAL + RADIO_TOWER]
+    income = 0.0
+    for card in range(RADIO_TOWER):
+        colour = CARD_COLOUR[card]
+        mine = ODDS[card, my_dice]
+        if colour == PURPLE:
+            chance = ODDS[STADIUM, my_dice]
+            value = chance * (STADIUM_TAKE * (n - 1) if card == STADIUM else (TV_TAKE if card == TV_STATION else 2.0))
+        else:
+            theirs = 0.0
+            for rel in range(1, n):
+                theirs += ODDS[card, dice_of(state, rel)]
+            chance = mine if colour == GREEN else (theirs if colour == RED else mine + theirs)
+            value = chance * max(card_income(state, 0, card), 1.0)
+        values[card] = value
+        income += card_count(state, 0, card) * value
+    target = next_landmark(state, 0)
+    choice = choice_known
+    if choice < 0:  # level 1's purchase (builder_buy) from the same values
+        choice = END_TURN
+        if target >= 0 and coins >= CARD_COST[target]:
+            choice = BUY_CARD + target
+        elif not (target >= 0 and coins + SAVE_ROUNDS * income >= CARD_COST[target]):
+            best_score = 0.0
+            for card in range(RADIO_TOWER):
+                if card_can_be_bought(state, 0, card) and values[card] / CARD_COST[card] > best_score:
+                    choice, best_score = BUY_CARD + card, values[card] / CARD_COST[card]
+    out[0] = n
+    out[1] = state[S_RULES]
+    out[2] = coins
+    out[3] = income
+    out[4] = state[S_PURCHASES]
+    for k in range(4):
+        out[5 + k] = card_count(state, 0, RADIO_TOWER + k)
+    out[9] = CARD_COST[target] - coins if target >= 0 else 0.0
+    for rel in range(1, n):
+        out[10] = max(out[10], state[seat_base(rel) + B_COINS])
+        held, built = 0.0, 0.0
+        for k in range(RADIO_TOWER, NUM_CARDS):
+            held += card_count(state, rel, k)
+            built += CARD_COST[k] * card_count(state, rel, k)
+        out[11] = max(out[11], held)
+        out[12] = max(out[12], built)
+        for card in (CAFE, RESTAURANT):
+            out[13] += ODDS[card, my_dice] * card_count(state, rel, card) * card_income(state, rel, card)
+    out[14] = n - 1.0
+    out[15] = 1.0
+    for card in range(NUM_NORMAL):
+        out[N_GLOBAL + RADIO_TOWER + card] = card_count(state, 0, card)
+    out[N_GLOBAL + RADIO_TOWER + NUM_NORMAL + choice] = 1.0
+    return choice
+
+
+@njit(cache=True)
+def policy_view(state):
+    """The state as level 2's network sees it (``fill_view``; level 1's move in any phase), with
+    the identity map of the actions, as ``makeenv.learn.imitate`` takes a view."""
+    choice = builder_action(sampleEnv(state))
+    if not isValidAction(state, choice):
+        choice = first_valid(state)
+    seen = np.zeros(VIEW_SIZE)
+    fill_view(state, choice, seen)
+    return seen, np.arange(NUM_ACTIONS)
+
+
+@njit(cache=True)
+def my_purchase(state) -> bool:
+    """My buying phase of a game still running."""
+    return int(state[S_PHASE]) == BUY and state[S_TO_MOVE] == 0.0 and state[S_RESULT] == RUNNING
+
+
+@njit(cache=True)
+def learned(state, data):
+    """Level 2: level 1's moves, but its purchases chosen by a small network (``level2_weights.npz``,
+    trained by makeenv.learn.imitate to copy the planner's). ``data`` is the packed network followed
+    by ``VIEW_SIZE`` values of scratch for the view: a purchase reads the state alone (no env is
+    rebuilt), allocates nothing but the valid actions, and is End turn without the network when
+    nothing can be bought."""
+    if not my_purchase(state):
+        return builder(state, data)
+    valid = getValidActions(state)
+    choices = 0
+    for a in range(BUY_CARD, NUM_ACTIONS):
+        choices += valid[a] == 1.0
+    if choices == 1:  # nothing to buy: End turn, no need to ask the network
+        return END_TURN, data
+    seen = data[data.shape[0] - VIEW_SIZE :]
+    choice = fill_view(state, -1, seen)
+    action = mlp_action(seen, data, valid)
+    if action < 0:
+        action = choice if valid[choice] == 1.0 else first_valid(state)
+    return action, data
+
+
+def learned_data(path=WEIGHTS_FILE) -> np.ndarray:
+    """The bot data of level 2: the packed network of ``path`` and the view's scratch."""
+    return np.concatenate([load_policy_data(path, VIEW_SIZE, NUM_ACTIONS), np.zeros(VIEW_SIZE)])
+
+
+LEVELS: dict[int, Any] = {1: builder, 3: planner}
+if WEIGHTS_FILE.exists():  # absent only while makeenv.learn.imitate rebuilds it
+    LEVELS[2] = Bot(learned, data=learned_data())
+LEVELS = dict(sorted(LEVELS.items()))
