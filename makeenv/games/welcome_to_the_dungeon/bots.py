@@ -6,24 +6,34 @@
   average monster; it adds the monster it looks at while that stays survivable, else gives up the
   item whose loss hurts least if that keeps the hero alive, else adds it (a deadly dungeon for
   whoever runs). Its vorpal weapon names the species likely to hurt most; it picks the Warrior.
-* Level 2, ``search``: flat Monte Carlo over ``sampleEnv`` (the hidden monsters drawn anew each
+* Level 2, ``learned``: a linear policy over the state (``level2_weights.npz``: one score per
+  action, a weighted sum of the 78 state values) trained by ``python -m makeenv.learn.imitate``
+  (the commands are in the README) to copy level 3, the search; it plays the valid action it
+  scores highest.
+* Level 3, ``search``: flat Monte Carlo over ``sampleEnv`` (the hidden monsters drawn anew each
   time): every valid action is played out to the end of the round by cautious players in all
   seats, on the same samples; it plays the best mean (its own round won +1, lost -1, another
   seat's round won -0.4, lost +0.4; the game won or lost +-10).
 
-Both bots read nothing but their own state.
+Every bot reads nothing but its own state.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 import numpy as np
 from numba import njit
+
+from makeenv.array.agents import Bot
+from makeenv.learn.policy import load_policy_data, mlp_action
 
 from . import logic as L
 from .dungeon import CARD_STRENGTH, NUM_CARDS, NUM_ITEMS, NUM_SPECIES, SPECIES, species_index
 from .search import make_search
 
-SAMPLES = 24  # determinizations per decision of the level-2 bot (data[0] >= 1 overrides it)
+SAMPLES = 24  # determinizations per decision of the level-3 bot (data[0] >= 1 overrides it)
 
 
 @njit(cache=True)
@@ -158,4 +168,33 @@ def search(state, data):
     return search_action(state, samples), data
 
 
-LEVELS = {1: cautious, 2: search}
+# ---- level 2: a network trained to copy the search ------------------------------------------------
+
+WEIGHTS_FILE = Path(__file__).with_name("level2_weights.npz")
+
+
+@njit(cache=True)
+def learned(state, data):
+    """Level 2: a linear policy over the state, trained by makeenv.learn.imitate to copy the search.
+
+    ``data`` is the packed network followed by ``NUM_ACTIONS`` values of scratch for the valid
+    actions, so a move allocates nothing."""
+    if not L.moving(state, L.S_COMMON):
+        return L.PASS, data
+    valid = data[data.shape[0] - L.NUM_ACTIONS :]
+    mask = L.valid_mask(state)
+    for a in range(L.NUM_ACTIONS):
+        valid[a] = float((mask >> a) & 1)
+    choice = mlp_action(state, data, valid)
+    return (choice if choice >= 0 else L.PASS), data
+
+
+def learned_data(path: Path | str = WEIGHTS_FILE) -> np.ndarray:
+    """Level 2's data: the packed weights of ``path`` and the scratch for the valid actions."""
+    return np.concatenate([load_policy_data(path, L.STATE_SIZE, L.NUM_ACTIONS), np.zeros(L.NUM_ACTIONS)])
+
+
+LEVELS: dict[int, Any] = {1: cautious, 3: search}
+if WEIGHTS_FILE.exists():  # absent only while makeenv.learn.imitate rebuilds it
+    LEVELS[2] = Bot(learned, data=learned_data())
+LEVELS = dict(sorted(LEVELS.items()))

@@ -1,5 +1,6 @@
-"""The level-2 search both versions use: flat Monte Carlo over ``sampleEnv`` determinizations,
-each valid action played out to the end of the round by a level-1 policy in every seat."""
+"""The search both versions use (level 3 here, level 2 in WelcomeToTheDungeon2): flat Monte Carlo
+over ``sampleEnv`` determinizations, each valid action played out to the end of the round by a
+level-1 policy in every seat."""
 
 from __future__ import annotations
 

@@ -7,7 +7,7 @@
   item whose loss hurts least if that keeps the hero alive, else adds it. It picks the Barbarian;
   in the dungeon it uses the Vorpal Axe or the Polymorph on a monster that would kill the hero or
   that hits for 6 or more.
-* Level 2, ``search``: flat Monte Carlo over ``sampleEnv`` as WelcomeToTheDungeon's level 2 (every
+* Level 2, ``search``: flat Monte Carlo over ``sampleEnv`` as WelcomeToTheDungeon's level 3 (every
   valid action played out to the end of the round by cautious players on the same samples).
 
 Both bots read nothing but their own state.
