@@ -139,14 +139,8 @@ def raise_or_call(state, preferred) -> int:
 
 
 @njit(cache=True)
-def tight_action(state) -> int:
-    """The level-1 choice from the hand's rating and the price of a call."""
-    if state[S_OVER] > 0.5 or state[S_MY_TURN] < 0.5:
-        return 0
-    hole = np.zeros(2, dtype=np.int64)
-    board = np.zeros(5, dtype=np.int64)
-    count = read_cards(state, hole, board)
-    value = rating(hole[0], hole[1], board, count, np.empty(7, dtype=np.int64))
+def tight_choice(state, value) -> int:
+    """Level 1's choice given its rating ``value`` of my cards (``tight_action`` rates them first)."""
     to_call = state[S_TO_CALL]
     pot = state[S_POT]
     if value >= STRONG:
@@ -158,6 +152,18 @@ def tight_action(state) -> int:
     if value >= FAIR:
         return CALL if to_call <= max(0.3 * pot, BIG_BLIND) else FOLD
     return CALL if to_call == 0.0 else FOLD
+
+
+@njit(cache=True)
+def tight_action(state) -> int:
+    """The level-1 choice from the hand's rating and the price of a call."""
+    if state[S_OVER] > 0.5 or state[S_MY_TURN] < 0.5:
+        return 0
+    hole = np.zeros(2, dtype=np.int64)
+    board = np.zeros(5, dtype=np.int64)
+    count = read_cards(state, hole, board)
+    value = rating(hole[0], hole[1], board, count, np.empty(7, dtype=np.int64))
+    return tight_choice(state, value)
 
 
 @njit(cache=True)
@@ -406,22 +412,6 @@ def _fill_view(state, seen, cards) -> None:
     seen[45] = after / 8.0
     seen[46] = min(price / chips, 1.0) if chips > 0.0 else 1.0
     seen[47] = 1.0
-
-
-@njit(cache=True)
-def tight_choice(state, value) -> int:
-    """Level 1's choice given its rating ``value`` of my cards (as ``tight_action``)."""
-    to_call = state[S_TO_CALL]
-    pot = state[S_POT]
-    if value >= STRONG:
-        return raise_or_call(state, POT)
-    if value >= GOOD:
-        if to_call == 0.0:
-            return raise_or_call(state, HALF_POT)
-        return CALL if to_call <= 0.75 * pot + BIG_BLIND else FOLD
-    if value >= FAIR:
-        return CALL if to_call <= max(0.3 * pot, BIG_BLIND) else FOLD
-    return CALL if to_call == 0.0 else FOLD
 
 
 @njit(cache=True)
