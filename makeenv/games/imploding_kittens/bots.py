@@ -373,7 +373,7 @@ def sampler(state, data):
 
 # ---- level 2: a network trained to copy the sampler ------------------------------------------------
 
-VIEW_SIZE = STATE_SIZE + NUM_ACTIONS + 3  # the state, keen's choice one-hot, the kitten risk twice, Defuses hidden
+VIEW_SIZE = STATE_SIZE + NUM_ACTIONS + 3  # the state, keen's choice one-hot, the kitten risk twice, a kitten hidden
 
 
 @njit(cache=True)
