@@ -102,15 +102,22 @@ def start_rating(a, b) -> float:
 
 
 @njit(cache=True)
-def made_rating(a, b, board, count, scratch) -> float:
-    """How good hole cards ``a``, ``b`` are after the flop: what they add to the board's own hand
-    (``scratch``: 7 free slots)."""
+def board_and_hand(a, b, board, count, scratch):
+    """The board's own hand category and the score of the board with hole cards ``a``, ``b``
+    (``scratch``: 7 free slots; it ends holding the board's ``count`` cards, then ``a`` and ``b``)."""
     for i in range(count):
         scratch[i] = board[i]
     board_category = hand_score(scratch, count) >> 20
     scratch[count] = a
     scratch[count + 1] = b
-    score = hand_score(scratch, count + 2)
+    return board_category, hand_score(scratch, count + 2)
+
+
+@njit(cache=True)
+def made_rating(a, b, board, count, scratch) -> float:
+    """How good hole cards ``a``, ``b`` are after the flop: what they add to the board's own hand
+    (``scratch``: 7 free slots)."""
+    board_category, score = board_and_hand(a, b, board, count, scratch)
     category = score >> 20
     if category <= board_category:
         return 0.2  # the hole cards add nothing: the board plays
@@ -339,12 +346,7 @@ def _fill_view(state, seen, cards) -> None:
     seen[1] = pre
     high, low = max(a >> 2, b >> 2), min(a >> 2, b >> 2)
     if shown > 0:
-        for i in range(shown):
-            scratch[i] = board[i]
-        board_category = hand_score(scratch, shown) >> 20
-        scratch[shown] = a
-        scratch[shown + 1] = b
-        score = hand_score(scratch, shown + 2)
+        board_category, score = board_and_hand(a, b, board, shown, scratch)
         category = score >> 20
         seen[2 + category] = 1.0
         seen[11] = board_category / 8.0
