@@ -23,6 +23,9 @@ import time
 import makeenv
 from makeenv.registry import REGISTRY
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_games import cpu_name  # noqa: E402
+
 
 def timed_run(game: str, level: int, env: dict[str, str]) -> float:
     command = [sys.executable, "-m", "makeenv", "run", game, "--games", "200", "--level", str(level), "--seed", "1"]
@@ -41,10 +44,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=1, help="cold runs per game (median)")
     args = parser.parse_args()
     games = args.games or sorted(spec.id for spec in REGISTRY.values() if spec.kind == "array")
-    print(
-        f"CPU: {platform.processor() or platform.machine()}, {os.cpu_count()} cores; makeenv run <game> "
-        f"--games 200 --level {args.level}"
-    )
+    print(f"CPU: {cpu_name()}; makeenv run <game> --games 200 --level {args.level}")
     print(f"{'game':20} {'cold s':>8} {'warm s':>8}")
     worst = 0.0
     for game in games:

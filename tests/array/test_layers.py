@@ -16,6 +16,7 @@ import makeenv.array
 
 ARRAY = Path(makeenv.array.__file__).parent
 LAYERS = [
+    "inlining",
     "templates",
     "numba_helpers",
     "results",
