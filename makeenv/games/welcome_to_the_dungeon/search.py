@@ -1,6 +1,6 @@
-"""The search both versions use (level 3 here, level 2 in WelcomeToTheDungeon2): flat Monte Carlo
-over ``sampleEnv`` determinizations, each valid action played out to the end of the round by a
-level-1 policy in every seat."""
+"""The search both versions use (level 3 in each): flat Monte Carlo over ``sampleEnv``
+determinizations, each valid action played out to the end of the round by a level-1 policy in
+every seat."""
 
 from __future__ import annotations
 
@@ -15,9 +15,19 @@ from .dungeon import E_LOSSES, E_ROUNDS, E_WINS, NUM_PLAYERS
 OTHER_WEIGHT = 0.4  # another seat's round won counts this much against me (a loss for me as much)
 
 
+def own_name(func: Callable, logic: ModuleType) -> Callable:
+    """``func`` renamed after the rules module ``logic``. numba names compiled code by qualified name
+    and a counter of its own process, so two versions' closures compiled in two processes could get
+    the same name; read back from numba's cache into one process, one version would then run the
+    other's code."""
+    func.__qualname__ = f"{func.__qualname__}_of_{logic.__name__.replace('.', '_')}"
+    return func
+
+
 def make_search(logic: ModuleType, policy: Callable) -> Callable:
     """An njit ``search(state, samples) -> action`` for the rules module ``logic`` and the njit
-    level-1 ``policy(state) -> action`` that plays every seat in the play-outs."""
+    level-1 ``policy(state) -> action`` that plays every seat in the play-outs (its functions named
+    after ``logic``: see ``own_name``)."""
     sample, step, agent_state, ended, valid_actions, seat_of = (
         logic.sampleEnv,
         logic.stepEnv,
@@ -27,7 +37,6 @@ def make_search(logic: ModuleType, policy: Callable) -> Callable:
         logic.seat_of,
     )
 
-    @njit
     def round_value(env, me, wins, losses) -> float:
         """My round's worth after a play-out: my own win or loss, the others' against me, the game."""
         winner = ended(env)
@@ -41,7 +50,8 @@ def make_search(logic: ModuleType, policy: Callable) -> Callable:
             value += weight * (won - lost)
         return value
 
-    @njit
+    round_value = njit(own_name(round_value, logic))
+
     def search(state, samples) -> int:
         valid = valid_actions(state)
         choices = np.flatnonzero(valid)
@@ -63,4 +73,4 @@ def make_search(logic: ModuleType, policy: Callable) -> Callable:
                 totals[i] += round_value(env, me, wins, losses)
         return choices[np.argmax(totals)]
 
-    return search
+    return njit(own_name(search, logic))

@@ -7,21 +7,32 @@
   item whose loss hurts least if that keeps the hero alive, else adds it. It picks the Barbarian;
   in the dungeon it uses the Vorpal Axe or the Polymorph on a monster that would kill the hero or
   that hits for 6 or more.
-* Level 2, ``search``: flat Monte Carlo over ``sampleEnv`` as WelcomeToTheDungeon's level 3 (every
+* Level 2, ``learned``: a linear policy over the state (``level2_weights.npz``: one score per
+  action, a weighted sum of the 115 state values) trained by ``python -m makeenv.learn.imitate``
+  (the commands are in the README) to copy level 3, the search; it plays the valid action it
+  scores highest.
+* Level 3, ``search``: flat Monte Carlo over ``sampleEnv`` as WelcomeToTheDungeon's level 3 (every
   valid action played out to the end of the round by cautious players on the same samples).
 
-Both bots read nothing but their own state.
+Every bot reads nothing but its own state.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
+import numpy as np
 from numba import njit
+
+from makeenv.array.agents import Bot
+from makeenv.learn.policy import layer_sizes, load_weights
 
 from ..welcome_to_the_dungeon.dungeon import CARD_STRENGTH, NUM_CARDS, NUM_ITEMS
 from ..welcome_to_the_dungeon.search import make_search
 from . import logic as L
 
-SAMPLES = 24  # determinizations per decision of the level-2 bot (data[0] >= 1 overrides it)
+SAMPLES = 24  # determinizations per decision of the level-3 bot (data[0] >= 1 overrides it)
 BIG_HIT = 6.0  # the Axe or the Polymorph goes on a monster that hits this hard (or kills)
 
 
@@ -143,4 +154,69 @@ def search(state, data):
     return search_action(state, samples), data
 
 
-LEVELS = {1: cautious, 2: search}
+# ---- level 2: a linear policy trained to copy the search ------------------------------------------
+
+WEIGHTS_FILE = Path(__file__).with_name("level2_weights.npz")
+FAST_MATH = {"contract", "reassoc", "nsz", "arcp"}  # finite sums: let LLVM vectorize them
+# The two-action choices of most moves (bidding, the dungeon, the hero): one score difference each,
+# the lower action first (it wins a tie, as in makeenv.learn.policy.mlp_action)
+PAIRS = ((L.PASS, L.LOOK), (L.USE_AXE, L.FIGHT), (L.USE_POLYMORPH, L.FIGHT), (L.CHOOSE_HERO, L.CHOOSE_HERO + 1))
+ROW = L.STATE_SIZE + 1  # a row of the data: the weights of the state's values, then the bias
+PAIR_ROWS = L.NUM_ACTIONS  # the rows of PAIRS follow the NUM_ACTIONS rows of the actions' scores
+
+
+@njit(cache=True, fastmath=FAST_MATH, inline="always")
+def row_score(state, data, row) -> float:
+    """``data``'s row ``row`` (weights, then the bias) applied to the state."""
+    base = row * ROW
+    total = data[base + L.STATE_SIZE]
+    for k in range(L.STATE_SIZE):
+        total += data[base + k] * state[k]
+    return total
+
+
+@njit(cache=True, fastmath=FAST_MATH)
+def learned(state, data):
+    """Level 2: a linear policy over the state, trained by makeenv.learn.imitate to copy the search.
+
+    It plays the valid action whose score (a weighted sum of the state's values plus a bias) is
+    highest. ``data`` (``learned_data``) holds each action's row, then the difference of the two
+    rows of each choice in ``PAIRS``, so a choice between two actions is one sum; it allocates
+    nothing and reads the weights in place."""
+    if not L.moving(state, L.S_COMMON):
+        return L.PASS, data
+    mask = L.valid_mask(state)
+    for p in range(len(PAIRS)):
+        first, second = PAIRS[p]
+        if mask == (1 << first) | (1 << second):
+            return (second if row_score(state, data, PAIR_ROWS + p) > 0.0 else first), data
+    best, best_score = -1, 0.0
+    for a in range(L.NUM_ACTIONS):
+        if (mask >> a) & 1:
+            score = row_score(state, data, a)
+            if best < 0 or score > best_score:
+                best, best_score = a, score
+    return (best if best >= 0 else L.PASS), data
+
+
+def learned_data(path: Path | str = WEIGHTS_FILE) -> np.ndarray:
+    """Level 2's data from a weights file of one linear layer (``makeenv.learn.imitate --hidden ""``):
+    the rows (weights, bias) of the ``NUM_ACTIONS`` actions, then those of the differences in ``PAIRS``."""
+    layers, meta = load_weights(path)
+    sizes = layer_sizes(layers)
+    if sizes != (L.STATE_SIZE, L.NUM_ACTIONS):
+        raise ValueError(
+            f"{path}: a policy of layers {sizes}; level 2 takes one linear layer from the "
+            f"{L.STATE_SIZE} state values to the {L.NUM_ACTIONS} actions (trained for {meta.get('game', '?')}?). "
+            'Retrain it with python -m makeenv.learn.imitate WelcomeToTheDungeon2 --hidden ""'
+        )
+    w, b = layers[0]
+    rows = np.concatenate([w, b[:, None]], axis=1)
+    pairs = np.array([rows[second] - rows[first] for first, second in PAIRS])
+    return np.ascontiguousarray(np.concatenate([rows, pairs]).ravel(), dtype=np.float64)
+
+
+LEVELS: dict[int, Any] = {1: cautious, 3: search}
+if WEIGHTS_FILE.exists():  # absent only while makeenv.learn.imitate rebuilds it
+    LEVELS[2] = Bot(learned, data=learned_data())
+LEVELS = dict(sorted(LEVELS.items()))
