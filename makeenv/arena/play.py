@@ -128,6 +128,7 @@ def play_match(
     env: Any, seats: tuple[str, ...], policies: dict[str, Any], data: dict[str, Any], seed: int, index: int
 ) -> GameRecord:
     """One game through the referee from Python, every move kept (``replay`` plays it again)."""
+    from makeenv.array.errors import raise_hidden_interrupt
     from makeenv.array.referee import Match
 
     match = Match(env, seed=seed, isolated=True)
@@ -139,6 +140,7 @@ def play_match(
         try:
             _, data[name] = match.step_with(policies[name], data[name], who=name)
         except Exception as error:
+            raise_hidden_interrupt(error)  # a Ctrl-C while numba compiled a policy is no forfeit
             winners, returns = _forfeit(n, player)
             reason = f"{name} (seat {player}) at move {match.steps + 1}: {type(error).__name__}: {error}"
             return GameRecord(index, seed, winners, returns, match.steps, False, reason, list(map(list, match.history)))

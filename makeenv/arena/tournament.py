@@ -131,21 +131,25 @@ def play_missing(
     store: Store, setup: Setup, blocks: Sequence[BlockSpec], executor: Executor | None, progress: ProgressFn | None
 ) -> Report:
     """Play the blocks not stored yet, storing each as it arrives."""
+    from makeenv.array.runner import keeping_ctrl_c
+
     done = store.done_keys(setup.name)
     todo = [block for block in blocks if block.key not in done]
     report = Report(setup.name, store.path, len(blocks), len(blocks) - len(todo))
     started = time.perf_counter()
     try:
-        for result in (executor or LocalExecutor()).map_unordered(play_block, todo):
-            if store.add_block(result):
-                report.played += 1
-                report.games += result.played
-                report.forfeits += sum(result.forfeits)
-            else:
-                report.stored_before += 1  # another writer stored it first
-            report.seconds = time.perf_counter() - started
-            if progress is not None:
-                progress(report, result)
+        with keeping_ctrl_c() as stop_if_interrupted:
+            for result in (executor or LocalExecutor()).map_unordered(play_block, todo):
+                stop_if_interrupted()  # a Ctrl-C numba lost while compiling: this block is not stored
+                if store.add_block(result):
+                    report.played += 1
+                    report.games += result.played
+                    report.forfeits += sum(result.forfeits)
+                else:
+                    report.stored_before += 1  # another writer stored it first
+                report.seconds = time.perf_counter() - started
+                if progress is not None:
+                    progress(report, result)
     except KeyboardInterrupt:
         report.seconds = time.perf_counter() - started
         raise TournamentInterrupted(report) from None

@@ -91,6 +91,16 @@ USER_TRACEBACK = "makeenv_user_traceback"  # the user's frames, formatted (kept 
 _FRAMEWORK_PARTS = ("/makeenv/", "/typer/", "/click/", "/numba/", "site-packages", "<frozen ")
 
 
+def raise_hidden_interrupt(exc: BaseException) -> None:
+    """Raise the Ctrl-C hidden in ``exc``: a KeyboardInterrupt that arrives while numba compiles or
+    runs a call comes back as SystemError("... returned a result with an exception set") chained
+    to it. Code that turns an agent's exception into a result (a forfeit, an error) calls this
+    first, so a Ctrl-C stops the run instead."""
+    cause = exc.__cause__ or exc.__context__
+    if isinstance(exc, SystemError) and isinstance(cause, KeyboardInterrupt):
+        raise cause from None
+
+
 def mark_raised_by(exc: BaseException, who: str, actor: int, where: str = "") -> BaseException:
     """Record on ``exc`` (of any type, kept as it is) that the agent ``who`` raised it, and add a
     note saying so to its traceback; returns ``exc``."""

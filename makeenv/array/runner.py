@@ -22,8 +22,10 @@ import os
 import random
 import re
 import signal
+import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -238,9 +240,46 @@ def prepare(
     env: ArrayEnv, agent: Any, agent_data: Any = None, level: int = 0, *, opponents: Iterable[Any] | None = None
 ) -> Plan:
     """Build (and compile) the loop for this agent, agent_data type and opponents."""
-    plan = make_plan(env, agent, level, opponents)
-    _compile(plan, agent_data)
+    with keeping_ctrl_c():
+        plan = make_plan(env, agent, level, opponents)
+        _compile(plan, agent_data)
     return plan
+
+
+@contextmanager
+def keeping_ctrl_c() -> Iterator[Callable[[], None]]:
+    """Keep a Ctrl-C that numba would lose: one that arrives inside llvmlite's ctypes callbacks while
+    numba compiles is printed and dropped there ("Exception ignored on calling ctypes callback"),
+    and the compile goes on or fails with another error. Within the block every Ctrl-C is noted:
+    the block's error becomes the KeyboardInterrupt, the end of the block raises it, and so does
+    the check function it yields (call it between units of work). Only in the main thread, and only
+    while Ctrl-C raises KeyboardInterrupt (a handler that is a function)."""
+    noted = False
+
+    def check() -> None:
+        if noted:
+            raise KeyboardInterrupt
+
+    previous = signal.getsignal(signal.SIGINT)
+    if threading.current_thread() is not threading.main_thread() or not callable(previous):
+        yield check
+        return
+
+    def note(signum: int, frame: Any) -> None:
+        nonlocal noted
+        noted = True
+        previous(signum, frame)
+
+    signal.signal(signal.SIGINT, note)
+    try:
+        yield check
+    except BaseException as exc:
+        if noted and not isinstance(exc, KeyboardInterrupt):
+            raise KeyboardInterrupt from None
+        raise
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    check()
 
 
 def _compile(plan: Plan, agent_data: Any) -> None:
@@ -668,20 +707,11 @@ def _interrupted_results(plan: Plan, processes: list[Any], pipes: list[Any], rep
 # ---- exceptions out of compiled loops, explained ----------------------------------------------------
 
 
-def _raise_interrupt(exc: BaseException) -> None:
-    """Raise the Ctrl-C hidden in ``exc``: a KeyboardInterrupt that arrives while numba compiles or
-    runs a call comes back as SystemError("... returned a result with an exception set") chained
-    to it."""
-    cause = exc.__cause__ or exc.__context__
-    if isinstance(exc, SystemError) and isinstance(cause, KeyboardInterrupt):
-        raise cause from None
-
-
 def _raise_loop_exception(plan: Plan, agent_data: Any, err: np.ndarray, exc: BaseException) -> None:
     """Re-raise an exception that escaped a compiled loop: one raised by a compiled agent or bot
     (the error record says which, at which seat and turn) as AgentRaisedError, chained to it; a
     Ctrl-C as the KeyboardInterrupt it is; else a compile error, explained."""
-    _raise_interrupt(exc)
+    E.raise_hidden_interrupt(exc)
     if int(err[E.ERR_CALL]) == E.CALL_NONE:
         _raise_compile_error(plan, agent_data, exc)
         return
@@ -696,7 +726,7 @@ def _raise_loop_exception(plan: Plan, agent_data: Any, err: np.ndarray, exc: Bas
 
 def _raise_compile_error(plan: Plan, agent_data: Any, exc: BaseException) -> None:
     """Re-raise a numba compile failure as a short message about the agent or the game."""
-    _raise_interrupt(exc)
+    E.raise_hidden_interrupt(exc)
     if not isinstance(exc, NumbaError):
         raise exc
     env = plan.env

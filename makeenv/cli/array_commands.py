@@ -157,19 +157,24 @@ def run_command(
 
     from makeenv.array.agents import initial_agent_data
     from makeenv.array.errors import ArrayEnvError, RunInterrupted, strip_internal_names
-    from makeenv.array.runner import is_numba_function
+    from makeenv.array.runner import is_numba_function, keeping_ctrl_c
 
     started = time.perf_counter()
-    env = array_env_or_exit(game, "run", parse_options(option))
-    if games <= 0:
-        _fail(f"--games must be a positive number, got {games}")
-    player = _load_agent(agent, "agent")
-    opponents = [_load_agent(spec, "opponent") for spec in opponent] if opponent else None
     try:
-        env.bot(level)
-    except (ValueError, TypeError) as exc:
-        _fail(str(exc))
-    data = initial_agent_data(player) if player != "random" else None
+        with keeping_ctrl_c():  # numba compiles as the game and the agents load
+            env = array_env_or_exit(game, "run", parse_options(option))
+            if games <= 0:
+                _fail(f"--games must be a positive number, got {games}")
+            player = _load_agent(agent, "agent")
+            opponents = [_load_agent(spec, "opponent") for spec in opponent] if opponent else None
+            try:
+                env.bot(level)
+            except (ValueError, TypeError) as exc:
+                _fail(str(exc))
+            data = initial_agent_data(player) if player != "random" else None
+    except KeyboardInterrupt:
+        typer.echo(f"{game}: interrupted (Ctrl-C) before any game was played", err=True)
+        raise typer.Exit(130) from None
     compiled = player == "random" or is_numba_function(player)
     kind = "numba" if compiled else "plain Python"
     against = ("opponents " + ", ".join(opponent)) if opponent else f"level {level} ({env.levels[level].split(':')[0]})"

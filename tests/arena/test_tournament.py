@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+import makeenv
 from makeenv import arena
 from makeenv.cli import app
 
@@ -222,3 +223,25 @@ def test_ctrl_c_stops_cleanly_and_the_same_command_resumes(tmp_path):
         f"{BLOCKS - stored} block(s), {(BLOCKS - stored) * 300:,} games played now, {stored} block(s) already stored"
         in resumed.stdout
     )
+
+
+def test_a_ctrl_c_while_numba_compiles_a_policy_is_no_forfeit():
+    """numba hands back a Ctrl-C that arrives while it compiles as a SystemError chained to the
+    KeyboardInterrupt: counted as the entrant's forfeit, it would hide the Ctrl-C and change a result."""
+    from makeenv.arena.play import play_match
+
+    def interrupted_while_compiling(state, data):
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as interrupt:
+            raise SystemError("<CPUDispatcher> returned a result with an exception set") from interrupt
+
+    def crashing(state, data):
+        raise RuntimeError("boom")
+
+    env = makeenv.make("TicTacToe")
+    seats = ("a", "b")
+    record = play_match(env, seats, {"a": crashing, "b": crashing}, {"a": None, "b": None}, 1, 0)
+    assert record.forfeit and "RuntimeError: boom" in record.forfeit  # an agent's own error: a forfeit
+    with pytest.raises(KeyboardInterrupt):
+        play_match(env, seats, {"a": interrupted_while_compiling, "b": crashing}, {"a": None, "b": None}, 1, 0)

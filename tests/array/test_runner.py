@@ -292,11 +292,59 @@ def test_numba_agent_changing_data_type_or_returning_an_array(env):
 
 
 def test_a_ctrl_c_inside_a_compiled_call_is_raised_as_such():
-    from makeenv.array.runner import _raise_interrupt
+    from makeenv.array.errors import raise_hidden_interrupt
 
     hidden = SystemError("CPUDispatcher(...) returned a result with an exception set")
     hidden.__cause__ = KeyboardInterrupt()
     with pytest.raises(KeyboardInterrupt):
-        _raise_interrupt(hidden)
-    _raise_interrupt(SystemError("another SystemError"))  # anything else is left to the caller
-    _raise_interrupt(ValueError("not an interrupt"))
+        raise_hidden_interrupt(hidden)
+    raise_hidden_interrupt(SystemError("another SystemError"))  # anything else is left to the caller
+    raise_hidden_interrupt(ValueError("not an interrupt"))
+
+
+def _lose_a_ctrl_c_in_a_ctypes_callback() -> None:
+    """What llvmlite's callbacks do while numba compiles: a Ctrl-C arriving inside a ctypes callback
+    raises KeyboardInterrupt there, and ctypes prints it and drops it."""
+    import ctypes
+    import os
+    import signal
+    import time
+
+    def callback() -> None:
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(1.0)  # interrupted here
+
+    ctypes.CFUNCTYPE(None)(callback)()
+
+
+@pytest.fixture
+def ctrl_c_raises():
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("signals reach the main thread only")
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")  # ctypes' "Exception ignored"
+def test_keeping_ctrl_c_raises_the_ctrl_c_a_ctypes_callback_lost(ctrl_c_raises):
+    import signal
+
+    from makeenv.array.runner import keeping_ctrl_c
+
+    _lose_a_ctrl_c_in_a_ctypes_callback()  # without it, the Ctrl-C is gone: no KeyboardInterrupt here
+    with pytest.raises(KeyboardInterrupt):
+        with keeping_ctrl_c() as stop_if_interrupted:
+            _lose_a_ctrl_c_in_a_ctypes_callback()
+            with pytest.raises(KeyboardInterrupt):
+                stop_if_interrupted()
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # put back
+    with pytest.raises(KeyboardInterrupt):  # an error that follows a lost Ctrl-C becomes the Ctrl-C
+        with keeping_ctrl_c():
+            _lose_a_ctrl_c_in_a_ctypes_callback()
+            raise RuntimeError("no compiled object yet")
+    with keeping_ctrl_c() as stop_if_interrupted:  # no Ctrl-C: nothing raised
+        stop_if_interrupted()
