@@ -1,13 +1,24 @@
-"""Built-in Breakthrough opponents (levels 1, 2). Level 0 (random) is the framework's.
+"""Built-in Breakthrough opponents (levels 1, 2, 3). Level 0 (random) is the framework's.
 
 A bot is an agent like any other: ``bot(state, data) -> (action, data)``, playing from its own
-seat's state only. Both read the position through ``sampleEnv(state)`` (perfect information: the
-exact game) and step copies of it with the rules of ``logic.py``.
+seat's state only. Levels 1 and 3 read the position through ``sampleEnv(state)`` (perfect
+information: the exact game) and step copies of it with the rules of ``logic.py``; level 2 reads
+the state's board as bit sets.
 
 * Level 1, ``greedy``: looks one move ahead and scores each resulting position with
   ``evaluate`` (material, advancement, home-row guards, the best capture of the side to move, a
   piece about to break through).
-* Level 2, ``mcts``: Monte Carlo tree search (UCT), ``ITERATIONS`` simulations per move. Random
+* Level 2, ``learned``: a small network (``level2_weights.npz``) trained by
+  ``python -m makeenv.learn.imitate Breakthrough --view makeenv.games.breakthrough.bots:policy_view
+  --teacher-shares makeenv.games.breakthrough.bots:mcts_shares`` to copy level 3's visit shares (the
+  README has the commands). It sees the board turned so that it always moves up, with the squares
+  each side attacks (``policy_view``), and plays the move it scores highest among those its rules
+  leave (``filter_moves``): a move onto the far row first; else, when an opponent's piece is about
+  to step onto my home row, only a move that takes it; then the moves best by material and by
+  unstoppable pieces one and two rows from either goal, one move ahead. It allocates nothing: its
+  scratch space sits after the weights in its data (``learned_data``).
+* Level 3, ``mcts``: Monte Carlo tree search (UCT), ``ITERATIONS`` simulations per move (the
+  bot's ``data[0]`` when it is 1 or more: ``Bot(mcts, data=np.array([800.0]))``). Random
   playouts judge Breakthrough badly (a random side throws pieces away), so, as AlphaZero's value
   network does, ``evaluate`` judges the leaves instead: a new position's moves start with their
   one-move-ahead values (counted as ``PRIOR_VISITS`` visits), the leaf's value is its best move's,
@@ -17,8 +28,14 @@ exact game) and step copies of it with the rules of ``logic.py``.
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 import numpy as np
 from numba import njit
+
+from makeenv.array.agents import Bot
+from makeenv.learn.policy import load_policy_data, mlp_action
 
 from .logic import (
     BLACK,
@@ -31,10 +48,17 @@ from .logic import (
     EMPTY,
     ENV_SIZE,
     MAX_MOVES,
+    MINE,
+    NUM_ACTIONS,
     NUM_SQUARES,
     NUM_STEPS,
     ROWS,
+    S_BOARD,
+    S_OVER,
+    S_WHITE,
+    STRAIGHT,
     TARGET,
+    THEIRS,
     WHITE_PIECE,
     sampleEnv,
     stepEnv,
@@ -42,12 +66,13 @@ from .logic import (
 )
 
 WIN_SCORE = 1.0e6
-ITERATIONS = 200  # level 2's simulations per move (data[0] >= 1 overrides it)
+ITERATIONS = 200  # level 3's simulations per move (data[0] >= 1 overrides it)
 EXPLORATION = 0.2  # UCT exploration constant
 PRIOR_VISITS = 10.0  # how many visits a move's first value (from evaluate) counts as
 MINIMAX_WEIGHT = 0.8  # weight of the implicit minimax value against the mean in selection
 SCORE_SCALE = 10.0  # evaluate() score that means a 73% chance to win (a piece up)
 MAX_GAME_PLIES = 2 * (ROWS - 2) * 2 * COLS + 2  # every move advances a piece one row: a bound
+WEIGHTS_FILE = Path(__file__).with_name("level2_weights.npz")
 
 
 @njit(cache=True)
@@ -157,7 +182,7 @@ def greedy(state, data):
     return best, data
 
 
-# ---- level 2: Monte Carlo tree search ---------------------------------------------------------
+# ---- level 3: Monte Carlo tree search ---------------------------------------------------------
 
 
 @njit(cache=True)
@@ -186,9 +211,9 @@ def _expand(env, first, moves, scratch, edge_action, edge_child, edge_visits, ed
 
 
 @njit(cache=True)
-def mcts(state, data):
-    """MCTS: UCT search, 200 simulations per move, leaves judged by evaluate() with minimax backups."""
-    iterations = int(data[0]) if data.shape[0] > 0 and data[0] >= 1.0 else ITERATIONS
+def search(state, iterations, shares):
+    """The search of ``mcts``: its move after ``iterations`` simulations. When ``shares`` has
+    NUM_ACTIONS values, it also writes there each root move's share of the simulations."""
     root = sampleEnv(state)
     max_nodes = iterations + 1
     # the tree: node k owns edges first[k] .. first[k] + count[k] - 1 (its valid moves);
@@ -208,8 +233,12 @@ def mcts(state, data):
     scratch = np.empty(ENV_SIZE, dtype=np.float64)
 
     n, _ = _expand(root, 0, moves, scratch, edge_action, edge_child, edge_visits, edge_wins, edge_minimax)
+    for a in range(shares.shape[0]):
+        shares[a] = 0.0
     if n <= 1:
-        return (edge_action[0] if n == 1 else 0), data
+        if n == 1 and shares.shape[0] > 0:
+            shares[edge_action[0]] = 1.0
+        return edge_action[0] if n == 1 else 0
     first[0], count[0], mover[0] = 0, n, int(root[E_PLAYER])
     nodes, edges = 1, n
 
@@ -272,7 +301,226 @@ def mcts(state, data):
     for e in range(first[0], first[0] + count[0]):
         if edge_visits[e] > edge_visits[best]:
             best = e
-    return edge_action[best], data
+    if shares.shape[0] > 0:
+        for e in range(first[0], first[0] + count[0]):
+            shares[edge_action[e]] = (edge_visits[e] - PRIOR_VISITS) / iterations
+    return edge_action[best]
 
 
-LEVELS = {1: greedy, 2: mcts}
+@njit(cache=True)
+def mcts(state, data):
+    """MCTS: UCT search, 200 simulations per move, leaves judged by evaluate() with minimax backups."""
+    iterations = int(data[0]) if data.shape[0] > 0 and data[0] >= 1.0 else ITERATIONS
+    return search(state, iterations, np.empty(0)), data
+
+
+@njit(cache=True)
+def mcts_shares(state):
+    """Level 3's move and each move's share of its simulations (``makeenv.learn.imitate
+    --teacher-shares``: the soft targets level 2 learned)."""
+    shares = np.empty(NUM_ACTIONS)
+    action = search(state, ITERATIONS, shares)
+    return action, shares
+
+
+# ---- level 2: a small network over the board and the squares each side attacks --------------------
+
+# The view: the board turned so that I always move up (towards row 0, as White does; Black's board
+# is turned upside down: square ^ 56), in planes of NUM_SQUARES values (1 or 0).
+P_MINE, P_THEIRS = 0, 1  # my pieces, the opponent's
+P_THEIR_ATTACKS = 2  # squares an opponent's piece could capture on next move
+P_MY_ATTACKS = 3  # squares a piece of mine could capture on (my defended squares)
+PLANES = 4
+VIEW_SIZE = PLANES * NUM_SQUARES  # 256
+SCRATCH = VIEW_SIZE + NUM_ACTIONS  # the learned bot's scratch after its weights: the view, the valid moves
+_U = np.uint64
+NOT_FILE_A = _U(sum(1 << s for s in range(NUM_SQUARES) if s % COLS != 0))
+NOT_FILE_H = _U(sum(1 << s for s in range(NUM_SQUARES) if s % COLS != COLS - 1))
+MY_LAST_ROW = _U(sum(1 << s for s in range(COLS, 2 * COLS)))  # a piece of mine here wins next move
+THEIR_LAST_ROW = _U(sum(1 << s for s in range((ROWS - 2) * COLS, (ROWS - 1) * COLS)))  # theirs here
+TWO_ROWS_OUT = _U(sum(1 << s for s in range(2 * COLS, 3 * COLS)))  # mine here: two rows from the far row
+THEIR_TWO_ROWS_OUT_BEFORE = _U(sum(1 << s for s in range((ROWS - 4) * COLS, (ROWS - 3) * COLS)))
+THEIR_NEAR_ROW = _U(sum(1 << s for s in range((ROWS - 3) * COLS, (ROWS - 2) * COLS)))  # and one row before
+
+
+@njit(cache=True, inline="always")
+def view_flip(state):
+    """What turns a game square into the view's and back (``square ^ flip``): 0 for White, 56 for Black."""
+    return 0 if state[S_WHITE] == 1.0 else (ROWS - 1) * COLS
+
+
+@njit(cache=True, inline="always")
+def _attacks_up(pieces):
+    """The squares the pieces of the side moving up (mine, in the view) could capture on."""
+    return ((pieces & NOT_FILE_A) >> _U(COLS + 1)) | ((pieces & NOT_FILE_H) >> _U(COLS - 1))
+
+
+@njit(cache=True, inline="always")
+def _attacks_down(pieces):
+    """The squares the pieces of the side moving down (the opponent's, in the view) could capture on."""
+    return ((pieces & NOT_FILE_A) << _U(COLS - 1)) | ((pieces & NOT_FILE_H) << _U(COLS + 1))
+
+
+@njit(cache=True)
+def fill_view(state, seen, valid):
+    """Write level 2's view of ``state`` into ``seen`` (VIEW_SIZE values) and its valid moves, in the
+    view's order, into ``valid`` (NUM_ACTIONS values, 1.0 or 0.0). Returns ``(mine, theirs)``, the
+    view's pieces as bit sets (bit ``s``: view square ``s``)."""
+    flip = view_flip(state)
+    mine = theirs = _U(0)
+    for square in range(NUM_SQUARES):
+        content = state[S_BOARD + square]
+        bit = _U(1) << _U(square ^ flip)
+        if content == MINE:
+            mine |= bit
+        elif content == THEIRS:
+            theirs |= bit
+    # my pieces capture up and to the side (square - 9, - 7), the opponent's down (+ 7, + 9)
+    my_attacks = _attacks_up(mine)
+    their_attacks = _attacks_down(theirs)
+    occupied = mine | theirs
+    for s in range(NUM_SQUARES):
+        seen[P_MINE * NUM_SQUARES + s] = float((mine >> _U(s)) & _U(1))
+        seen[P_THEIRS * NUM_SQUARES + s] = float((theirs >> _U(s)) & _U(1))
+        seen[P_THEIR_ATTACKS * NUM_SQUARES + s] = float((their_attacks >> _U(s)) & _U(1))
+        seen[P_MY_ATTACKS * NUM_SQUARES + s] = float((my_attacks >> _U(s)) & _U(1))
+        a = s * NUM_STEPS
+        valid[a] = valid[a + 1] = valid[a + 2] = 0.0
+        if (mine >> _U(s)) & _U(1) and s >= COLS:
+            col = s % COLS
+            if col > 0 and not (mine >> _U(s - COLS - 1)) & _U(1):
+                valid[a] = 1.0
+            if not (occupied >> _U(s - COLS)) & _U(1):
+                valid[a + 1] = 1.0
+            if col < COLS - 1 and not (mine >> _U(s - COLS + 1)) & _U(1):
+                valid[a + 2] = 1.0
+    return mine, theirs
+
+
+@njit(cache=True)
+def policy_view(state):
+    """Level 2's view of ``state`` and the map of its actions (``actions[i]``: the game's action
+    shown as action ``i`` of the view), as ``makeenv.learn.imitate --view`` takes one."""
+    seen = np.empty(VIEW_SIZE)
+    valid = np.empty(NUM_ACTIONS)
+    fill_view(state, seen, valid)
+    flip = view_flip(state)
+    actions = np.empty(NUM_ACTIONS, dtype=np.int64)
+    for i in range(NUM_ACTIONS):
+        actions[i] = ((i // NUM_STEPS) ^ flip) * NUM_STEPS + i % NUM_STEPS
+    return seen, actions
+
+
+@njit(cache=True, inline="always")
+def _two_ahead(mine, theirs, moved, their_attacks):
+    """+2 when the piece just ``moved`` stands two rows from the far row where nothing takes it and
+    can step to a square one row from it where nothing takes it either; -2 when an opponent's piece
+    could do the same towards my home row next move (nothing of mine taking it)."""
+    value = 0
+    occupied = mine | theirs
+    if moved & TWO_ROWS_OUT and not (moved & their_attacks):
+        onward = ((moved >> _U(COLS)) & ~occupied) | (_attacks_up(moved) & ~mine)
+        if onward & ~their_attacks:
+            value += 2
+    near = theirs & THEIR_TWO_ROWS_OUT_BEFORE
+    if near:
+        my_attacks = _attacks_up(mine)
+        landing = (((near << _U(COLS)) & ~occupied) | (_attacks_down(near) & ~theirs)) & ~my_attacks
+        if landing:
+            onward = ((landing << _U(COLS)) & ~occupied) | (_attacks_down(landing) & ~theirs)
+            if onward & ~my_attacks:
+                value -= 2
+    return value
+
+
+@njit(cache=True)
+def filter_moves(mine, theirs, valid):
+    """Keep in ``valid`` (the view's valid moves) only the moves the rules of level 2 allow. Returns a
+    winning move if there is one (then ``valid`` is left as it was), else -1.
+
+    1. A move onto the far row wins (any piece of mine one row from it has one).
+    2. When an opponent's piece would step onto my home row next move, only the moves that take it,
+       if there are any.
+    3. Then only the best moves by material one move ahead: a capture gains a piece, and leaving a
+       piece of mine that the opponent could take and I could not take back loses one; a piece
+       stepping one row from the far row where nothing can take it wins (+3: it goes through next),
+       a move that lets an opponent's piece step next to my home row where nothing takes it loses
+       (-3), and ``_two_ahead`` adds the same one row further (+2 or -2)
+    """
+    if mine & MY_LAST_ROW:
+        for a in range(COLS * NUM_STEPS, 2 * COLS * NUM_STEPS):
+            if valid[a] == 1.0:
+                return a
+    runners = _U(0)
+    candidates = theirs & THEIR_LAST_ROW
+    if candidates:
+        for s in range((ROWS - 2) * COLS, (ROWS - 1) * COLS):
+            if (candidates >> _U(s)) & _U(1):
+                col = s % COLS
+                if (
+                    not ((mine | theirs) >> _U(s + COLS)) & _U(1)
+                    or (col > 0 and not (theirs >> _U(s + COLS - 1)) & _U(1))
+                    or (col < COLS - 1 and not (theirs >> _U(s + COLS + 1)) & _U(1))
+                ):
+                    runners |= _U(1) << _U(s)
+    best = -100
+    for a in range(NUM_ACTIONS):  # each move's material one move ahead; the runners' takers first
+        if valid[a] != 1.0:
+            continue
+        s = a // NUM_STEPS
+        target = s - COLS + a % NUM_STEPS - 1
+        to_bit = _U(1) << _U(target)
+        value = 0
+        if runners:
+            value = 4 if (runners & to_bit) and a % NUM_STEPS != STRAIGHT else 0
+        after_mine = (mine & ~(_U(1) << _U(s))) | to_bit
+        after_theirs = theirs & ~to_bit
+        if after_theirs != theirs:
+            value += 1
+        their_attacks = _attacks_down(after_theirs)
+        if after_mine & their_attacks & ~_attacks_up(after_mine):
+            value -= 1
+        if not runners and target < 2 * COLS and not (to_bit & their_attacks):
+            value += 3  # a piece one row from the far row that nothing can take: it goes through
+        else:
+            # an opponent's piece that could step next to my home row where nothing of mine takes it
+            near = after_theirs & THEIR_NEAR_ROW
+            if near:
+                steps = (near << _U(COLS)) & ~(after_mine | after_theirs)
+                steps |= _attacks_down(near) & ~after_theirs
+                if steps & ~_attacks_up(after_mine):
+                    value -= 3
+            value += _two_ahead(after_mine, after_theirs, to_bit, their_attacks)
+        valid[a] = 10.0 + value  # marks it valid, with its value
+        best = max(best, value)
+    for a in range(NUM_ACTIONS):
+        if valid[a] != 0.0:
+            valid[a] = 1.0 if valid[a] == 10.0 + best else 0.0
+    return -1
+
+
+@njit(cache=True)
+def learned(state, data):
+    """Learned: a small network over the board and the attacked squares, trained by
+    makeenv.learn.imitate to copy the search's visit shares."""
+    if state[S_OVER] == 1.0:
+        return 0, data
+    base = data.shape[0] - SCRATCH  # the scratch after the weights: nothing is allocated
+    seen = data[base : base + VIEW_SIZE]
+    valid = data[base + VIEW_SIZE : base + SCRATCH]
+    mine, theirs = fill_view(state, seen, valid)
+    choice = filter_moves(mine, theirs, valid)
+    if choice < 0:
+        choice = max(mlp_action(seen, data, valid), 0)
+    return ((choice // NUM_STEPS) ^ view_flip(state)) * NUM_STEPS + choice % NUM_STEPS, data
+
+
+def learned_data(path: Path | str = WEIGHTS_FILE) -> np.ndarray:
+    """Level 2's bot data: the packed network of a weights file, then its scratch."""
+    return np.concatenate([load_policy_data(path, VIEW_SIZE, NUM_ACTIONS), np.zeros(SCRATCH)])
+
+
+LEVELS: dict[int, Any] = {1: greedy, 3: mcts}
+if WEIGHTS_FILE.exists():  # absent only while makeenv.learn.imitate rebuilds it
+    LEVELS[2] = Bot(learned, data=learned_data())
+LEVELS = dict(sorted(LEVELS.items()))
