@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 import makeenv
 from makeenv import arena
 from makeenv.cli import app
+from tests.support.ctrl_c import start_as_from_a_terminal
 
 LEVELS = ["bot:0", "bot:1", "bot:2"]
 ROOT = Path(__file__).resolve().parents[2]
@@ -205,7 +206,7 @@ BLOCKS = 2 * 60000 // 300  # seatings x blocks per seating
 @pytest.mark.slow
 def test_ctrl_c_stops_cleanly_and_the_same_command_resumes(tmp_path):
     db = tmp_path / "stop.sqlite"
-    process = subprocess.Popen([*COMMAND, "--db", str(db)], cwd=ROOT, stderr=subprocess.PIPE, text=True)
+    process = start_as_from_a_terminal([*COMMAND, "--db", str(db)], cwd=ROOT, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 120
     while _blocks_stored(db) < 2 and time.monotonic() < deadline and process.poll() is None:
         time.sleep(0.05)

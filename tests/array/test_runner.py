@@ -235,13 +235,15 @@ def test_ctrl_c_stops_a_slow_run_within_seconds_and_prints_the_partial_results(t
     import time
     from pathlib import Path
 
+    from tests.support.ctrl_c import start_as_from_a_terminal
+
     script = Path(sys.executable).with_name("makeenv")
     if not script.is_file():
         pytest.skip("the makeenv console script is not installed beside this Python")
     errors = tmp_path / "stderr.txt"
     # 3,000,000 games show a progress bar: its label on stderr says the games started
     with open(errors, "w") as err:
-        process = subprocess.Popen(
+        process = start_as_from_a_terminal(
             [str(script), "run", "Splendor", "--games", "3000000", "--workers", str(workers)],
             stdout=subprocess.PIPE,
             stderr=err,
