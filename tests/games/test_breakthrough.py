@@ -12,6 +12,7 @@ import makeenv
 from makeenv.games.breakthrough import bots as B
 from makeenv.games.breakthrough import draw as D
 from makeenv.games.breakthrough import logic as L
+from makeenv.learn.imitate import forward
 from makeenv.learn.policy import load_weights
 from tests.games.support import clickable_actions, openspiel_random_outcomes
 
@@ -255,12 +256,7 @@ def test_the_learned_level_plays_what_a_numpy_forward_pass_scores_highest():
         allowed = np.isin(actions, rules_moves(state))
         if not allowed.any():
             continue  # a win at once: played without the network
-        scores = seen
-        for i, (w, b) in enumerate(layers):
-            scores = w @ scores + b
-            if i < len(layers) - 1:
-                scores = np.maximum(scores, 0.0)
-        scores = np.where(allowed, scores, -np.inf)
+        scores = forward(layers, seen[None], (allowed)[None])[1][0]
         action = int(np.flatnonzero(actions == B.learned(state, data)[0])[0])  # the view's action of the game's
         best = scores.max()
         assert scores[action] >= best - 1e-4 * (1.0 + abs(best))  # float32 sums: near-ties may differ

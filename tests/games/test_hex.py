@@ -14,6 +14,7 @@ import makeenv
 from makeenv.games.hex import bots as B
 from makeenv.games.hex import draw as D
 from makeenv.games.hex import logic as L
+from makeenv.learn.imitate import forward
 from makeenv.learn.policy import load_weights
 from tests.games.support import clickable_actions
 
@@ -305,12 +306,7 @@ def test_the_learned_level_plays_what_a_numpy_forward_pass_scores_highest():
         seen, actions = B.policy_view(state)
         if seen[B.V_MY_DISTANCE] == 1.0 or seen[B.V_THEIR_DISTANCE] == 1.0:
             continue  # a win or a block at once: chosen among fewer cells
-        scores = seen
-        for i, (w, b) in enumerate(layers):
-            scores = w @ scores + b
-            if i < len(layers) - 1:
-                scores = np.maximum(scores, 0.0)
-        scores = np.where(state[:121][actions] == 0.0, scores, -np.inf)
+        scores = forward(layers, seen[None], (state[:121][actions] == 0.0)[None])[1][0]
         action = actions[B.learned(state, data)[0]]  # the view's cell of the game's
         best = scores.max()
         assert scores[action] >= best - 1e-4 * (1.0 + abs(best))  # float32 sums: near-ties may differ

@@ -14,7 +14,7 @@ from makeenv.games.splendor import bots as B
 from makeenv.games.splendor import logic as L
 from makeenv.games.splendor.bots import greedy, ismcts, learned
 from makeenv.games.splendor.draw import describe_action, describe_state, render
-from makeenv.learn.imitate import Dataset, collect, train
+from makeenv.learn.imitate import Dataset, collect, forward, train
 from makeenv.learn.policy import load_weights
 from tests.games.support import clickable_actions
 
@@ -447,12 +447,8 @@ def test_the_learned_level_plays_what_a_numpy_forward_pass_scores_highest():
         if valid.sum() < 2:
             continue
         seen, order = B.policy_view(state)
-        scores = seen
-        for i, (w, b) in enumerate(layers):
-            scores = w @ scores + b
-            if i < len(layers) - 1:
-                scores = np.maximum(scores, 0.0)
-        scores = np.where(valid[order] == 1.0, scores, -np.inf)  # the view's action v is the game's order[v]
+        # the view's action v is the game's order[v]
+        scores = forward(layers, seen[None], (valid[order] == 1.0)[None])[1][0]
         action = learned(state, data)[0]
         best = scores.max()
         v = int(np.flatnonzero(order == action)[0])

@@ -15,6 +15,7 @@ import makeenv
 from makeenv.games.sushi_go import bots as B
 from makeenv.games.sushi_go import draw as D
 from makeenv.games.sushi_go import logic as L
+from makeenv.learn.imitate import forward
 from makeenv.learn.policy import load_weights
 from tests.games.support import clickable_actions
 
@@ -431,12 +432,7 @@ def test_the_learned_level_plays_what_a_numpy_forward_pass_scores_highest():
         valid = L.getValidActions(state)
         if valid.sum() < 2:
             continue
-        scores = state
-        for i, (w, b) in enumerate(layers):
-            scores = w @ scores + b
-            if i < len(layers) - 1:
-                scores = np.maximum(scores, 0.0)
-        scores = np.where(valid == 1.0, scores, -np.inf)
+        scores = forward(layers, state[None], (valid == 1.0)[None])[1][0]
         action = B.learned(state, data)[0]
         best = scores.max()
         assert scores[action] >= best - 1e-4 * (1.0 + abs(best))  # float32 sums: near-ties may differ
