@@ -1,11 +1,12 @@
 """The array-env family: numba games over float64 arrays, one referee, one runner, checks, scaffold.
 
 ``makeenv.make("RockPaperScissors")`` returns an :class:`ArrayEnv`; see docs/ARCHITECTURE.md for
-the contract. Importing it makes numba's inlining faster (``inlining.install``: the same compiled
-code, sooner).
+the contract. Importing it makes numba compile sooner, to the same code: its inlining
+(``inlining.install``) and makeenv's functions once per argument type, not per constant
+(``plain_calls.install``).
 """
 
-from makeenv.array import inlining
+from makeenv.array import inlining, plain_calls
 from makeenv.array.agents import Bot
 from makeenv.array.contract import CONTRACT, CONTRACT_NAMES, OPTIONAL_FUNCTIONS, ArrayEnv, load_array_env
 from makeenv.array.errors import (
@@ -21,6 +22,7 @@ from makeenv.array.referee import Match, Outcome
 from makeenv.array.results import Results, SeatResults
 
 inlining.install()
+plain_calls.install()
 
 __all__ = [
     "Bot",

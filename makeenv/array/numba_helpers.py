@@ -3,10 +3,13 @@
 Some replace numpy calls in a game's hot path (``new_values`` for ``np.empty``, ``uniform`` for
 ``np.random.random()``): numba keeps a reference count (two atomic operations) on every array a
 function was given while a call that can fail sits between their uses, and these are emitted in
-the caller's own code instead. Numba code only."""
+the caller's own code instead. Others replace slices (``sum_values`` for ``np.sum(a[i:j])``,
+``fill_values`` for ``a[i:j] = x``, ``copy_values`` for ``a[i:j] = b[k:l]``): numba spends about a
+tenth of a second compiling each slice expression, over a second for a function with a few of
+them, and these compile to a loop or a memcpy. Numba code only."""
 
 import numpy as np
-from numba import types
+from numba import njit, types
 from numba.core import cgutils
 from numba.cpython.randomimpl import get_next_double, get_state_ptr
 from numba.extending import intrinsic, overload
@@ -107,3 +110,19 @@ def uniform(typingctx):
         return get_next_double(context, builder, get_state_ptr(context, builder, "np"))
 
     return types.float64(), codegen
+
+
+@njit(cache=True, inline="always")
+def sum_values(values, start, n):
+    """``np.sum(values[start:start+n])``, compiled as a loop (a slice costs numba compile time)."""
+    total = 0.0
+    for i in range(start, start + n):
+        total += values[i]
+    return total
+
+
+@njit(cache=True, inline="always")
+def fill_values(values, start, n, value):
+    """``values[start:start+n] = value``, compiled as a loop (a slice costs numba compile time)."""
+    for i in range(start, start + n):
+        values[i] = value

@@ -17,6 +17,7 @@ import makeenv.array
 ARRAY = Path(makeenv.array.__file__).parent
 LAYERS = [
     "inlining",
+    "plain_calls",
     "templates",
     "numba_helpers",
     "results",

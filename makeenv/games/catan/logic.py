@@ -43,6 +43,8 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
+from makeenv.array.numba_helpers import copy_values, fill_values, sum_values
+
 # ---- the board data and the geometry -----------------------------------------------------------
 DATA = json.loads((Path(__file__).parent / "board.json").read_text())
 RESOURCES = tuple(DATA["resources"])
@@ -264,7 +266,8 @@ def initEnv(players=DEFAULT_PLAYERS, rules=VIS_ENV):
     numbers = np.zeros(NUM_HEXES, dtype=np.int64)
     placed = True
     while True:  # the 6s and 8s on hexes of which no two touch (a rare dead end starts again)
-        numbers[:] = 0
+        for h in range(NUM_HEXES):
+            numbers[h] = 0
         free = terrain != DESERT
         placed = True
         for i in range(RED_NUMBERS.shape[0]):
@@ -295,31 +298,35 @@ def initEnv(players=DEFAULT_PLAYERS, rules=VIS_ENV):
     np.random.shuffle(ports)
     for p in range(NUM_PORTS):
         env[E_PORT + p] = ports[p]
-    env[E_BANK : E_BANK + 5] = BANK_START
-    env[E_DECK : E_DECK + 5] = DEV_DECK
-    env[E_VERT_OWNER : E_VERT_OWNER + NUM_VERTS] = -1.0
-    env[E_EDGE_OWNER : E_EDGE_OWNER + NUM_EDGES] = -1.0
+    # (loops and helpers, not slices: each slice costs numba compile time)
+    fill_values(env, E_BANK, 5, BANK_START)
+    for k in range(5):
+        env[E_DECK + k] = DEV_DECK[k]
+    fill_values(env, E_VERT_OWNER, NUM_VERTS, -1.0)
+    fill_values(env, E_EDGE_OWNER, NUM_EDGES, -1.0)
     for p in range(n):
-        env[seat_base(p) + B_RATIO : seat_base(p) + B_RATIO + 5] = 4.0
+        fill_values(env, seat_base(p) + B_RATIO, 5, 4.0)
     if int(rules) == NO_EXCHANGE:
         env[E_RULES] = NO_EXCHANGE
-        env[E_POOL : E_POOL + 5] = STORE_SHARE * n
-        env[E_BANK : E_BANK + 5] -= STORE_SHARE * n
+        for k in range(5):
+            env[E_POOL + k] = STORE_SHARE * n
+            env[E_BANK + k] -= STORE_SHARE * n
         deal_store(env)
     return env
 
 
 @njit(cache=True)
-def draw_card(cards) -> int:
-    """A card drawn at random from the counts ``cards`` (each card equally likely; removed)."""
-    pick = np.random.random() * np.sum(cards)
+def draw_card(env, start) -> int:
+    """A card drawn at random from the 5 counts at ``env[start]`` (each card equally likely;
+    removed)."""
+    pick = np.random.random() * sum_values(env, start, 5)
     k = 4
     for j in range(5):
-        pick -= cards[j]
-        if pick < 0.0 and cards[j] > 0.0:
+        pick -= env[start + j]
+        if pick < 0.0 and env[start + j] > 0.0:
             k = j
             break
-    cards[k] -= 1.0
+    env[start + k] -= 1.0
     return k
 
 
@@ -331,7 +338,7 @@ def deal_store(env):
     seat = turn_player(env)
     count = STORE_ROUND_1 + seat if env[E_TURN] < n else STORE_ROUND_2 - seat
     for _ in range(count):
-        env[E_STORE + 5 * seat + draw_card(env[E_POOL : E_POOL + 5])] += 1.0
+        env[E_STORE + 5 * seat + draw_card(env, E_POOL)] += 1.0
 
 
 @njit(cache=True)
@@ -370,13 +377,12 @@ def getPlayerState(env, player):
     state[S_DEV_LEFT] = env[E_DEV_LEFT]
     state[S_OFFERS] = env[E_OFFERS]
     state[S_MAX_ASK] = env[E_MAX_ASK]
-    state[S_DECK] = np.sum(env[E_DECK : E_DECK + 5])
-    state[S_TERRAIN : S_TERRAIN + 2 * NUM_HEXES + NUM_PORTS + 5] = env[
-        E_TERRAIN : E_TERRAIN + 2 * NUM_HEXES + NUM_PORTS + 5
-    ]
+    # (copies and sums by helpers, not slices: each slice costs numba compile time)
+    state[S_DECK] = sum_values(env, E_DECK, 5)
+    copy_values(state, S_TERRAIN, env, E_TERRAIN, 2 * NUM_HEXES + NUM_PORTS + 5)
     if int(env[E_ACTOR]) == player:
-        state[S_PLAYABLE : S_PLAYABLE + 4] = env[E_PLAYABLE : E_PLAYABLE + 4]
-    state[S_GIVE : S_GIVE + 10] = env[E_GIVE : E_GIVE + 10]
+        copy_values(state, S_PLAYABLE, env, E_PLAYABLE, 4)
+    copy_values(state, S_GIVE, env, E_GIVE, 10)
     for rel in range(n):
         seat = (player + rel) % n
         state[S_ANSWER + rel] = env[E_ANSWER + seat]
@@ -393,16 +399,15 @@ def getPlayerState(env, player):
         src = seat_base((player + rel) % n)
         dst = S_SEATS + rel * S_SEAT_BLOCK
         if rel == 0:
-            state[dst : dst + 10] = env[src : src + 10]
-            state[dst + P_RATIO : dst + P_RATIO + 5] = env[src + B_RATIO : src + B_RATIO + 5]
-        state[dst + P_RES_TOTAL] = np.sum(env[src : src + 5])
-        state[dst + P_DEV_TOTAL] = np.sum(env[src + B_DEV : src + B_DEV + 5])
+            copy_values(state, dst, env, src, 10)
+            copy_values(state, dst + P_RATIO, env, src + B_RATIO, 5)
+        state[dst + P_RES_TOTAL] = sum_values(env, src, 5)
+        state[dst + P_DEV_TOTAL] = sum_values(env, src + B_DEV, 5)
         state[dst + P_POINTS] = env[src + B_POINTS] + (env[src + B_DEV + VICTORY] if rel == 0 else 0.0)
-        state[dst + P_KNIGHTS : dst + P_KNIGHTS + 5] = env[src + B_KNIGHTS : src + B_KNIGHTS + 5]
-        store = E_STORE + 5 * ((player + rel) % n)
-        state[S_STORE_SIZE + rel] = np.sum(env[store : store + 5])
+        copy_values(state, dst + P_KNIGHTS, env, src + B_KNIGHTS, 5)
+        state[S_STORE_SIZE + rel] = sum_values(env, E_STORE + 5 * ((player + rel) % n), 5)
     state[S_RULES] = env[E_RULES]
-    state[S_STORE : S_STORE + 5] = env[E_STORE + 5 * player : E_STORE + 5 * player + 5]
+    copy_values(state, S_STORE, env, E_STORE + 5 * player, 5)
     state[S_STORE_USED] = env[E_STORE_USED]
     return state
 
@@ -504,7 +509,7 @@ def can_play(state, d) -> bool:
     if d == ROAD_BUILDING:
         return any_road_spot(state)
     if d == YEAR_OF_PLENTY:
-        return np.sum(state[S_BANK : S_BANK + 5]) > 0.0
+        return sum_values(state, S_BANK, 5) > 0.0
     return True
 
 
@@ -516,7 +521,7 @@ def main_allows(state, a) -> bool:
         return state[S_RULES] == NO_EXCHANGE and state[S_STORE_USED] == 0.0 and state[S_STORE + a - STORE] > 0.0
     if a == END_TURN:
         return True
-    if np.sum(state[S_SEATS : S_SEATS + 5]) == 0.0:
+    if sum_values(state, S_SEATS, 5) == 0.0:
         return False
     if a == BUY_ROAD:
         return can_pay(state, C_ROAD) and any_road_spot(state)
@@ -583,16 +588,18 @@ def phase_allows(state, phase, a) -> bool:
     if phase == DEV_PICK:
         return int(state[S_DEV]) - 1 == MONOPOLY or state[S_BANK + a - TAKE] > 0.0
     if phase == OFFER:
-        give = state[S_GIVE : S_GIVE + 5]
         if a == OFFER_DONE:
-            return np.sum(give) > 0.0
+            return sum_values(state, S_GIVE, 5) > 0.0
         k = a - GIVE
-        if state[S_SEATS + k] <= give[k]:
+        if state[S_SEATS + k] <= state[S_GIVE + k]:
             return False
-        return bool(give[k] > 0.0 or np.count_nonzero(give) < 4)
+        kinds = 0
+        for j in range(5):
+            kinds += state[S_GIVE + j] > 0.0
+        return bool(state[S_GIVE + k] > 0.0 or kinds < 4)
     if phase == ASK:
         if a == ASK_DONE:
-            return np.sum(state[S_ASK : S_ASK + 5]) > 0.0
+            return sum_values(state, S_ASK, 5) > 0.0
         return state[S_GIVE + a - TAKE] == 0.0
     if phase == RESPOND:
         return True
@@ -764,7 +771,10 @@ def produce(env, total):
             if owner >= 0:
                 gain[owner, k] += env[E_VERT_LEVEL + v]
     for k in range(5):
-        if np.sum(gain[:, k]) <= env[E_BANK + k]:
+        wanted = 0.0
+        for p in range(MAX_PLAYERS):
+            wanted += gain[p, k]
+        if wanted <= env[E_BANK + k]:
             for p in range(n):
                 env[seat_base(p) + B_RES + k] += gain[p, k]
                 env[E_BANK + k] -= gain[p, k]
@@ -772,7 +782,7 @@ def produce(env, total):
 
 @njit(cache=True)
 def hand(env, seat) -> float:
-    return np.sum(env[seat_base(seat) : seat_base(seat) + 5])
+    return sum_values(env, seat_base(seat), 5)
 
 
 @njit(cache=True)
@@ -829,7 +839,7 @@ def dev_done(env):
 def play_dev(env, seat, d):
     base = seat_base(seat)
     env[base + B_DEV + d] -= 1.0
-    env[E_PLAYABLE : E_PLAYABLE + 4] = 0.0
+    fill_values(env, E_PLAYABLE, 4, 0.0)
     env[E_DEV] = d
     if d == KNIGHT:
         env[base + B_KNIGHTS] += 1.0
@@ -906,8 +916,8 @@ def next_responder(env, after):
 
 @njit(cache=True)
 def clear_trade(env):
-    env[E_GIVE : E_GIVE + 10] = 0.0
-    env[E_ANSWER : E_ANSWER + MAX_PLAYERS] = 0.0
+    fill_values(env, E_GIVE, 10, 0.0)
+    fill_values(env, E_ANSWER, MAX_PLAYERS, 0.0)
     env[E_MAX_ASK] = 0.0
     env[E_PHASE] = MAIN
 
@@ -1025,7 +1035,7 @@ def stepEnv(action, env):
             env[E_PHASE] = CITY
         elif action == BUY_DEV:
             pay(env, me, C_DEV)
-            env[base + B_DEV + draw_card(env[E_DECK : E_DECK + 5])] += 1.0
+            env[base + B_DEV + draw_card(env, E_DECK)] += 1.0
         elif action >= STORE:
             env[E_STORE + 5 * me + action - STORE] -= 1.0
             env[base + action - STORE] += 1.0
@@ -1067,19 +1077,19 @@ def stepEnv(action, env):
             env[base + k] += 1.0
             env[E_BANK + k] -= 1.0
             env[E_DEV_LEFT] -= 1.0
-            if env[E_DEV_LEFT] == 0.0 or np.sum(env[E_BANK : E_BANK + 5]) == 0.0:
+            if env[E_DEV_LEFT] == 0.0 or sum_values(env, E_BANK, 5) == 0.0:
                 dev_done(env)
     elif phase == OFFER:
         if action == OFFER_DONE:
             env[E_PHASE] = ASK
         else:
             env[E_GIVE + action - GIVE] += 1.0
-            if np.sum(env[E_GIVE : E_GIVE + 5]) == hand(env, me):
+            if sum_values(env, E_GIVE, 5) == hand(env, me):
                 env[E_PHASE] = ASK
     elif phase == ASK:
         if action != ASK_DONE:
             env[E_ASK + action - TAKE] += 1.0
-        if action == ASK_DONE or np.sum(env[E_ASK : E_ASK + 5]) >= env[E_MAX_ASK]:
+        if action == ASK_DONE or sum_values(env, E_ASK, 5) >= env[E_MAX_ASK]:
             next_responder(env, me)
     elif phase == RESPOND:
         env[E_ANSWER + me] = 2.0 if action == ACCEPT else 1.0
