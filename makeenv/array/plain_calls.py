@@ -54,7 +54,7 @@ def install() -> bool:
         return True
     if os.environ.get(ENV_SWITCH, "1") == "0" or current is not _NUMBA_GET_CALL_TEMPLATE:
         return False
-    dispatcher._DispatcherBase.get_call_template = _get_call_template  # type: ignore[method-assign]
+    dispatcher._DispatcherBase.get_call_template = _get_call_template  # type: ignore[method-assign,assignment]
     return True
 
 
