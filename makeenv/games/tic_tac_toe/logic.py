@@ -13,6 +13,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from makeenv.array.numba_helpers import new_values
+
 # ---- board and actions ---------------------------------------------------------------------------
 SIZE = 3  # rows and columns
 CELLS = SIZE * SIZE  # action k marks cell k = row * 3 + column (row 0 at the top)
@@ -72,7 +74,7 @@ def getCurrentPlayer(env) -> int:
 # inlined into their callers (the runner, an agent): a call of their own costs a game 9-15%
 @njit(cache=True, inline="always")
 def getPlayerState(env, player):
-    state = np.empty(STATE_SIZE, dtype=np.float64)
+    state = new_values(STATE_SIZE)
     mine = E_MARKS + CELLS * player
     theirs = E_MARKS + CELLS * (1 - player)
     for cell in range(CELLS):
@@ -107,7 +109,7 @@ def isValidAction(state, action) -> bool:
 def getValidActions(state):
     # selects instead of branches: a random board's pattern of empty cells would defeat the
     # branch predictor, and this runs at every step
-    valid = np.empty(CELLS, dtype=np.float64)
+    valid = new_values(CELLS)
     running = 0.0 if state[S_OVER] > 0.5 else 1.0
     for cell in range(CELLS):
         valid[cell] = running if (state[S_MINE + cell] < 0.5) & (state[S_THEIRS + cell] < 0.5) else 0.0
