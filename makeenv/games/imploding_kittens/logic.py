@@ -25,6 +25,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from makeenv.array.numba_helpers import fill_values, sum_values
+
 from ..exploding_kittens.logic import (
     ATTACK,
     FAVOR,
@@ -178,21 +180,32 @@ def in_game(players, kind):
 
 
 @njit(cache=True)
+def shuffle_values(values, start, n):
+    """``np.random.shuffle(values[start:start+n])``, the same draws (numba's Fisher-Yates), as a
+    loop: np.random.shuffle compiles a whole implementation per array type."""
+    i = n - 1
+    while i > 0:
+        j = start + np.random.randint(0, i + 1)
+        values[start + i], values[j] = values[j], values[start + i]
+        i -= 1
+
+
+@njit(cache=True)
 def initEnv(players=6):
     """Deal seven regular cards and a Defuse to each player; the rest, the spare Defuses,
     players - 2 Exploding Kittens and the Imploding Kitten make the shuffled draw pile."""
     env = np.zeros(ENV_SIZE, dtype=np.float64)
     env[E_PLAYERS] = players
-    regular = np.empty(REGULAR_CARDS, dtype=np.int64)
+    regular = np.empty(REGULAR_CARDS, dtype=np.float64)
     n = 0
     for kind in range(COMBO_KINDS):
         for _ in range(CARD_COUNT[kind]):
             regular[n] = kind
             n += 1
-    np.random.shuffle(regular)
+    shuffle_values(regular, 0, REGULAR_CARDS)
     for p in range(players):
         for i in range(HAND_START):
-            env[E_HANDS + HAND_KINDS * p + regular[HAND_START * p + i]] += 1.0
+            env[E_HANDS + HAND_KINDS * p + int(regular[HAND_START * p + i])] += 1.0
         env[E_HANDS + HAND_KINDS * p + DEFUSE] = 1.0
         env[E_ALIVE + p] = 1.0
     size = 0
@@ -204,12 +217,12 @@ def initEnv(players=6):
         for _ in range(count):
             env[E_PILE + size] = kind
             size += 1
-    np.random.shuffle(env[E_PILE : E_PILE + size])
+    shuffle_values(env, E_PILE, size)
     env[E_PILE_SIZE] = size
     env[E_TARGET] = -1.0
     env[E_PENDING] = -1.0
     env[E_DRAWS] = 1.0
-    env[E_FUTURE : E_FUTURE + 3] = -1.0
+    fill_values(env, E_FUTURE, 3, -1.0)  # not a slice: a slice costs numba compile time
     env[E_WINNER] = -1.0
     return env
 
@@ -272,7 +285,7 @@ def getPlayerState(env, player):
     for r in range(players):
         p = (player + r) % players
         state[S_ALIVE + r] = env[E_ALIVE + p]
-        state[S_CARDS + r] = _hand(env, p).sum()
+        state[S_CARDS + r] = sum_values(env, E_HANDS + HAND_KINDS * p, HAND_KINDS)  # a slice costs compile time
     state[S_MAIN + (main - player) % players] = 1.0
     target = int(env[E_TARGET])
     if target >= 0:
@@ -489,14 +502,14 @@ def _next_noper(env, after):
     return main
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller: a function of its own costs compile time
 def _forget_stale_future(env):
     """Forget the seen top cards once the pile's top no longer shows them."""
-    seen = env[E_FUTURE : E_FUTURE + 3]
-    pile = _pile(env)
+    size = int(env[E_PILE_SIZE])  # indices, not slices: a slice costs numba compile time
     for i in range(3):
-        if seen[i] >= 0.0 and (i >= pile.shape[0] or pile[pile.shape[0] - 1 - i] != seen[i]):
-            seen[:] = -1.0
+        seen = env[E_FUTURE + i]
+        if seen >= 0.0 and (i >= size or env[E_PILE + size - 1 - i] != seen):
+            fill_values(env, E_FUTURE, 3, -1.0)
             return
 
 
@@ -512,7 +525,7 @@ def _pass_turn(env, to, draws):
     env[E_PHASE] = MAIN
     env[E_PENDING] = -1.0
     env[E_TARGET] = -1.0
-    env[E_FUTURE : E_FUTURE + 3] = -1.0
+    fill_values(env, E_FUTURE, 3, -1.0)  # not a slice: a slice costs numba compile time
 
 
 @njit(cache=True)
@@ -528,7 +541,7 @@ def _change_turn(env, draws):
             return
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller: a function of its own costs compile time
 def _eliminate(env, player, kitten):
     """``player`` drew ``kitten`` and is out: the kitten to the discard pile, the hand out of the game."""
     env[E_ALIVE + player] = 0.0
@@ -552,7 +565,8 @@ def _draw_one(env, from_bottom):
     size = int(env[E_PILE_SIZE])
     if from_bottom:  # bring the bottom card to the top: the same draw from there
         bottom = env[E_PILE]
-        env[E_PILE : E_PILE + size - 1] = env[E_PILE + 1 : E_PILE + size].copy()
+        for i in range(E_PILE, E_PILE + size - 1):  # a loop: a slice costs numba compile time
+            env[i] = env[i + 1]
         env[E_PILE + size - 1] = bottom
     card = int(env[E_PILE + size - 1])
     if card == EXPLODING and env[E_HANDS + HAND_KINDS * main + DEFUSE] > 0.0:
@@ -614,7 +628,7 @@ def _execute(env, action):
         env[E_PHASE] = CHOOSE_PLAYER
     elif action == SHUFFLE:
         shuffle_cards(_pile(env))
-        env[E_FUTURE : E_FUTURE + 3] = -1.0
+        fill_values(env, E_FUTURE, 3, -1.0)  # not a slice: a slice costs numba compile time
     elif action == FUTURE or action == A_ALTER:
         peek_top(_pile(env), env[E_FUTURE : E_FUTURE + 3])
         if action == A_ALTER:
@@ -637,18 +651,18 @@ def _open_to_nopes(env):
         env[E_PHASE] = NOPING
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller: a function of its own costs compile time
 def _alter(env, order):
     """Put the top three cards (as seen) back in ``ORDERS[order]``."""
     size = int(env[E_PILE_SIZE])
-    seen = env[E_FUTURE : E_FUTURE + 3].copy()
+    seen = (env[E_FUTURE], env[E_FUTURE + 1], env[E_FUTURE + 2])  # not a slice: compile time
     for j in range(min(3, size)):
         kind = seen[ORDERS[order, j]]
         env[E_FUTURE + j] = kind
         env[E_PILE + size - 1 - j] = kind
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller: a function of its own costs compile time
 def _pick(env, main, action):
     """The main player picked the player ``action - A_TARGET + 1`` seats on."""
     players = int(env[E_PLAYERS])
@@ -667,7 +681,7 @@ def _pick(env, main, action):
         env[E_PHASE] = CHOOSE_CARD
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller: a function of its own costs compile time
 def _nope_round(env, action, main):
     noper = int(env[E_NOPER])
     if action == A_NOPE:
@@ -742,7 +756,7 @@ def stepEnv(action, env):
         env[E_COMBO + kind] += 1.0
         env[E_TO_DISCARD] -= 1.0
         if env[E_TO_DISCARD] == 0.0:
-            env[E_COMBO : E_COMBO + COMBO_KINDS] = 0.0
+            fill_values(env, E_COMBO, COMBO_KINDS, 0.0)  # not a slice: a slice costs compile time
             _open_to_nopes(env)
     return env
 

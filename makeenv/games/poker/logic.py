@@ -394,8 +394,8 @@ def start_hand(env) -> bool:
     big = next_with_chips(env, small)
     env[E_SB] = small
     env[E_BB] = big
-    put_in(env, small, SMALL_BLIND)
-    put_in(env, big, BIG_BLIND)
+    put_in(env, small, float(SMALL_BLIND))  # floats, as in stepEnv: put_in compiles once
+    put_in(env, big, float(BIG_BLIND))
     env[seat_base(small) + P_BLIND] = env[seat_base(small) + P_BET]
     env[seat_base(big) + P_BLIND] = env[seat_base(big) + P_BET]
     env[E_STREET] = 0.0

@@ -561,12 +561,13 @@ def pass_turn(env, player, following_phase):
 
 
 @njit(cache=True, inline="always")
-def end_market_turn(env, player):
+def end_market_turn(env, player) -> bool:
+    """The merchant returns its discards to a pile; with none, its turn passes (True)."""
     if count(env, player_base(player) + P_DISCARDS) > 0.5:
         env[E_PHASE] = RETURN
-    else:
-        env[E_PHASE] = DISCARD
-        pass_turn(env, player, LOAD)
+        return False
+    env[E_PHASE] = DISCARD
+    return True
 
 
 @njit(cache=True, inline="always")
@@ -582,7 +583,8 @@ def pay(env, payer, payee, amount):
 
 @njit(cache=True, inline="always")
 def decide(env, inspect):
-    """The sheriff inspects the picked merchant's bag or lets it pass."""
+    """The sheriff inspects the picked merchant's bag or lets it pass; with cards to
+    confiscate, the sheriff then chooses their pile (stepEnv calls after_decision otherwise)."""
     sheriff = sheriff_of(env)
     merchant = int(env[E_TARGET])
     s = player_base(sheriff)
@@ -625,8 +627,6 @@ def decide(env, inspect):
     env[E_TO_MOVE] = sheriff
     if count(env, E_CONFISCATED) > 0.5:
         env[E_PHASE] = CONFISCATE
-    else:
-        after_decision(env)
 
 
 @njit(cache=True, inline="always")
@@ -661,38 +661,40 @@ def legal_count(env, player, good) -> float:
     return total
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def add_bonuses(env, out, start, step):
-    """Add the king and queen bonuses of every player p to ``out[start + p * step]``. No
-    allocation: the helpers of stepEnv are inlined and cannot fail, so numba keeps no reference
-    count on the env for them (a call that can fail costs two atomic operations per move)."""
+    """Add the king and queen bonuses of every player p to ``out[start + p * step]``. Called
+    from stepEnv, not inlined there: it runs once a game, and inlined it cost compile time."""
+    counts = new_values(NUM_PLAYERS)  # legal_count once a player and good: one inlined copy
     for g in range(NUM_LEGAL):
+        for p in range(NUM_PLAYERS):
+            counts[p] = legal_count(env, p, g)
         top, second = 0.0, 0.0
         for p in range(NUM_PLAYERS):
-            top = max(top, legal_count(env, p, g))
+            top = max(top, counts[p])
         if top == 0.0:
             continue
         kings = 0
         for p in range(NUM_PLAYERS):
-            if legal_count(env, p, g) == top:
+            if counts[p] == top:
                 kings += 1
             else:
-                second = max(second, legal_count(env, p, g))
+                second = max(second, counts[p])
         if kings > 1:  # a tie for king shares king + queen; no queen
             share = (KING[g] + QUEEN[g]) // kings
             for p in range(NUM_PLAYERS):
-                if legal_count(env, p, g) == top:
+                if counts[p] == top:
                     out[start + p * step] += share
             continue
         queens = 0
         for p in range(NUM_PLAYERS):
-            if legal_count(env, p, g) == top:
+            if counts[p] == top:
                 out[start + p * step] += KING[g]
-            elif second > 0.0 and legal_count(env, p, g) == second:
+            elif second > 0.0 and counts[p] == second:
                 queens += 1
         if queens > 0:
             for p in range(NUM_PLAYERS):
-                if second > 0.0 and legal_count(env, p, g) == second:
+                if second > 0.0 and counts[p] == second:
                     out[start + p * step] += QUEEN[g] // queens
 
 
@@ -745,6 +747,11 @@ def stepEnv(action, env):
     phase = int(env[E_PHASE])
     player = int(env[E_TO_MOVE])
     base = player_base(player)
+    # what the move ends, done below: each helper inlined at one call site (every inlined copy
+    # costs compile time)
+    market_over = False  # the merchant's market turn
+    following = 0  # the merchant's turn: the next merchant plays, then this phase (pass_turn)
+    decided = False  # the sheriff is done with the picked merchant
     if phase == DISCARD:
         if 0 <= action < NUM_KINDS and env[base + P_HAND + action] > 0.5:
             add_cards(env, base, P_HAND, action, -1.0)
@@ -758,32 +765,31 @@ def stepEnv(action, env):
             while env[base + P_HAND_COUNT] < HAND_LIMIT and env[E_DRAWN] < DECK_SIZE:
                 add_cards(env, base, P_HAND, int(env[E_DECK + int(env[E_DRAWN])]), 1.0)
                 env[E_DRAWN] += 1.0
-            end_market_turn(env, player)
+            market_over = True
         elif (action == TAKE_LEFT or action == TAKE_RIGHT) and env[E_PILE_SIZE + action - TAKE_LEFT] > 0.5:
             pile = action - TAKE_LEFT
             size = int(env[E_PILE_SIZE + pile]) - 1
             add_cards(env, base, P_HAND, int(env[E_PILES + pile * PILE_ROOM + size]), 1.0)
             env[E_PILE_SIZE + pile] = size
-            if env[base + P_HAND_COUNT] >= HAND_LIMIT:
-                end_market_turn(env, player)
+            market_over = env[base + P_HAND_COUNT] >= HAND_LIMIT
     elif phase == RETURN:
         if action == RETURN_LEFT or action == RETURN_RIGHT:
             push_pile(env, action - RETURN_LEFT, base + P_DISCARDS)
             env[E_PHASE] = DISCARD
-            pass_turn(env, player, LOAD)
+            following = LOAD
     elif phase == LOAD:
         kind = action - LOAD_CARD
         if 0 <= kind < NUM_KINDS and env[base + P_HAND + kind] > 0.5:
             add_cards(env, base, P_HAND, kind, -1.0)
             add_cards(env, base, P_BAG, kind, 1.0)
             if env[base + P_BAG_COUNT] >= BAG_LIMIT:
-                pass_turn(env, player, DECLARE)
+                following = DECLARE
         elif action == CLOSE_BAG:
-            pass_turn(env, player, DECLARE)
+            following = DECLARE
     elif phase == DECLARE:
         if DECLARE_GOOD <= action < DECLARE_GOOD + NUM_LEGAL:
             env[base + P_DECLARED] = action - DECLARE_GOOD
-            pass_turn(env, player, CHOOSE)
+            following = CHOOSE
     elif phase == CHOOSE:
         if INSPECT_NEXT <= action < INSPECT_NEXT + NUM_PLAYERS - 1:
             merchant = (player + action - INSPECT_NEXT + 1) % NUM_PLAYERS
@@ -816,10 +822,17 @@ def stepEnv(action, env):
     elif phase == DECIDE:
         if action == INSPECT or action == LET_PASS:
             decide(env, action == INSPECT)
+            decided = env[E_PHASE] != CONFISCATE
     elif phase == CONFISCATE:
         if action == CONFISCATE_LEFT or action == CONFISCATE_RIGHT:
             push_pile(env, action - CONFISCATE_LEFT, E_CONFISCATED)
-            after_decision(env)
+            decided = True
+    if market_over and end_market_turn(env, player):
+        following = LOAD
+    if following > 0:
+        pass_turn(env, player, following)
+    if decided:
+        after_decision(env)
     return env
 
 

@@ -42,6 +42,8 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
+from makeenv.array.numba_helpers import copy_values, fill_values, new_values, sum_values
+
 # ---- card data (cards.json) ----------------------------------------------------------------------
 # civilisation card columns
 C_FOOD, C_POINTS, C_RES, C_TOOL, C_ONE_USE, C_FIELD, C_ANY = 0, 1, 2, 6, 7, 8, 9
@@ -253,16 +255,17 @@ def block_score(values, b) -> float:
     """The final score of the player block at ``values[b:]`` (an env's or a state's): points,
     culture sets, multipliers and resources, less hunger penalties."""
     total = values[b + P_POINTS] - values[b + P_PENALTY]
-    counts = values[b + P_CULTURE : b + P_CULTURE + 8].copy()
+    # the k-th set holds the symbols counted at least k times (no copy: a slice costs compile time)
+    level = 1.0
     while True:
         distinct = 0
         for c in range(8):
-            if counts[c] > 0:
+            if values[b + P_CULTURE + c] >= level:
                 distinct += 1
-                counts[c] -= 1
         if distinct == 0:
             break
         total += distinct * distinct
+        level += 1.0
     tools = values[b + P_TOOLS] + values[b + P_TOOLS + 1] + values[b + P_TOOLS + 2]
     total += values[b + P_MULT] * values[b + P_FIELD] + values[b + P_MULT + 1] * values[b + P_HUTS]
     total += values[b + P_MULT + 2] * tools + values[b + P_MULT + 3] * values[b + P_WORKERS]
@@ -285,14 +288,27 @@ def getCurrentPlayer(env) -> int:
 
 
 @njit(cache=True)
+def shuffled_ids(env, start, n):
+    """``env[start:start+n] = np.random.permutation(n)``, the same draws (numba's Fisher-Yates),
+    as a loop: np.random.permutation and a slice cost numba compile time."""
+    for k in range(n):
+        env[start + k] = k
+    i = n - 1
+    while i > 0:
+        j = start + np.random.randint(0, i + 1)
+        env[start + i], env[j] = env[j], env[start + i]
+        i -= 1
+
+
+@njit(cache=True)
 def initEnv(players=DEFAULT_PLAYERS):
     """A new game for ``players`` (2..4): decks shuffled, four cards and the stack tops on show."""
     n = min(max(int(players), MIN_PLAYERS), MAX_PLAYERS)
     env = np.zeros(ENV_SIZE, dtype=np.float64)
     env[E_PLAYERS] = n
     env[E_RESULT] = -1.0
-    env[E_CIV_DECK : E_CIV_DECK + NUM_CIV] = np.random.permutation(NUM_CIV)
-    env[E_BUILD_DECK : E_BUILD_DECK + NUM_BUILD] = np.random.permutation(NUM_BUILD)
+    shuffled_ids(env, E_CIV_DECK, NUM_CIV)
+    shuffled_ids(env, E_BUILD_DECK, NUM_BUILD)
     for k in range(ROW):
         env[E_CIV_ROW + k] = env[E_CIV_DECK + k]
         env[E_CIV_OCC + k] = -1.0
@@ -336,8 +352,9 @@ def getPlayerState(env, player):
     state[S_ADDED] = env[E_ADDED]
     state[S_OWE] = env[E_OWE]
     state[S_CIV_LEFT] = NUM_CIV - env[E_CIV_NEXT]
-    state[S_PAID : S_PAID + 4] = env[E_PAID : E_PAID + 4]
-    state[S_CIV_DICE : S_CIV_DICE + 4] = env[E_CIV_DICE : E_CIV_DICE + 4]
+    # copies by helpers and loops, not slices: each slice costs numba compile time
+    copy_values(state, S_PAID, env, E_PAID, 4)
+    copy_values(state, S_CIV_DICE, env, E_CIV_DICE, 4)
     for rel in range(n):
         seat = (me + rel) % n
         state[S_FIRST + rel] = 1.0 if seat == int(env[E_ROUND]) % n else 0.0
@@ -346,7 +363,7 @@ def getPlayerState(env, player):
         q = S_SEATS + rel * SEAT_BLOCK
         state[q + Q_PRESENT] = 1.0
         state[q + Q_LEFT] = workers_left(env, seat)
-        state[q + Q_PLAYER : q + SEAT_BLOCK] = env[base_of(seat) : base_of(seat) + PLAYER_BLOCK]
+        copy_values(state, q + Q_PLAYER, env, base_of(seat), PLAYER_BLOCK)
     for k in range(ROW):
         at = S_CIV + k * CIV_BLOCK
         card = int(env[E_CIV_ROW + k])
@@ -354,7 +371,7 @@ def getPlayerState(env, player):
             state[at] = 1.0
             state[at + 1] = relative(int(env[E_CIV_OCC + k]), me, n)
             state[at + 2] = env[E_CIV_TAKEN + k]
-            state[at + 3 : at + CIV_BLOCK] = CIV[card]
+            copy_values(state, at + 3, CIV[card], 0, CIV_FIELDS)
         at = S_BUILD + k * BUILD_BLOCK
         top = building_top(env, k)
         if top >= 0:
@@ -362,7 +379,7 @@ def getPlayerState(env, player):
             state[at + 1] = env[E_BUILD_LEFT + k]
             state[at + 2] = relative(int(env[E_BUILD_OCC + k]), me, n)
             state[at + 3] = env[E_BUILD_TAKEN + k]
-            state[at + 4 : at + BUILD_BLOCK] = BUILD[top]
+            copy_values(state, at + 4, BUILD[top], 0, BUILD_FIELDS)
     return state
 
 
@@ -401,8 +418,12 @@ def kinds_feasible(paid, stock, count, kinds) -> bool:
     need = kinds - used
     if need < 0 or total + need > count:
         return False
-    others = np.sort(others)[::-1]
-    for j in range(need):
+    for j in range(need):  # the j-th largest of the others (np.sort costs compile time)
+        best = j
+        for r in range(j + 1, 4):
+            if others[r] > others[best]:
+                best = r
+        others[j], others[best] = others[best], others[j]
         if others[j] <= 0:
             return False
         extra += others[j]
@@ -410,14 +431,22 @@ def kinds_feasible(paid, stock, count, kinds) -> bool:
 
 
 @njit(cache=True)
-def can_build(build, stock) -> bool:
-    """True when a player holding ``stock`` can pay for building ``build``."""
+def four(values, at):
+    """``values[at:at+4].copy()`` (a slice costs numba compile time)."""
+    out = new_values(4)
+    copy_values(out, 0, values, at, 4)
+    return out
+
+
+@njit(cache=True, inline="always")  # one caller: a function of its own costs compile time
+def can_build(build, values, at) -> bool:
+    """True when a player holding the resources ``values[at:at+4]`` can pay for building ``build``."""
     if BUILD[build, B_ANY] > 0:
-        return stock[0] + stock[1] + stock[2] + stock[3] > 0
+        return sum_values(values, at, 4) > 0
     if BUILD[build, B_COUNT] > 0:
-        return kinds_feasible(np.zeros(4), stock, BUILD[build, B_COUNT], BUILD[build, B_KINDS])
+        return kinds_feasible(np.zeros(4), four(values, at), BUILD[build, B_COUNT], BUILD[build, B_KINDS])
     for r in range(4):
-        if stock[r] < BUILD[build, B_COST + r]:
+        if values[at + r] < BUILD[build, B_COST + r]:
             return False
     return True
 
@@ -433,7 +462,7 @@ def tools_ready(player_values, at) -> bool:
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller: a function of its own costs compile time
 def site_open(state, site) -> bool:
     """Placing: may I (the state's player) start a new group on ``site``?"""
     n = int(state[S_PLAYERS])
@@ -456,7 +485,7 @@ def site_open(state, site) -> bool:
     return state[me + P_AT + site] == 0 and total < SITE_LIMIT and (n == 4 or players < n - 1)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller: a function of its own costs compile time
 def count_limit(state) -> int:
     """COUNT: the most workers I may put on the chosen site."""
     left = int(state[S_SEATS + Q_LEFT])
@@ -475,7 +504,6 @@ def valid_in_phase(state, phase, action) -> bool:
     if phase < 0:
         return action == DONE
     me = S_SEATS + Q_PLAYER
-    stock = state[me + P_RES : me + P_RES + 4]
     if phase == PH_PLACE:
         if PLACE <= action < PLACE_CIV:
             return site_open(state, action - PLACE)
@@ -519,12 +547,12 @@ def valid_in_phase(state, phase, action) -> bool:
     if not PAY <= action < ONE_USE:
         return False
     r = action - PAY
-    if stock[r] <= 0:
+    if state[me + P_RES + r] <= 0:
         return False
     if phase == PH_PAY_KINDS:
         at = S_BUILD + (int(state[S_SITE]) - 1 - 12) * BUILD_BLOCK + 4
-        paid = state[S_PAID : S_PAID + 4].copy()
-        left = stock.copy()
+        paid = four(state, S_PAID)
+        left = four(state, me + P_RES)
         paid[r] += 1
         left[r] -= 1
         return kinds_feasible(paid, left, state[at + B_COUNT], state[at + B_KINDS])
@@ -570,7 +598,7 @@ def getValidActions(state):
 # ---- stepping ----------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller: a function of its own costs compile time
 def roll(dice) -> float:
     total = 0
     for _ in range(dice):
@@ -617,12 +645,13 @@ def end_game(env):
     """Final scores; the best wins, ties go to agriculture + tools + workers, then are shared."""
     n = int(env[E_PLAYERS])
     best = np.zeros(n)
+    top = -np.inf  # best.max(), as a loop (a numpy reduction costs numba compile time)
     for p in range(n):
         b = base_of(p)
         tie = env[b + P_FIELD] + env[b + P_WORKERS]
         tie += env[b + P_TOOLS] + env[b + P_TOOLS + 1] + env[b + P_TOOLS + 2]
         best[p] = final_score(env, p) * 100.0 + tie
-    top = best.max()
+        top = max(top, best[p])
     winners = 0
     for p in range(n):
         if best[p] == top:
@@ -633,7 +662,7 @@ def end_game(env):
         env[E_RESULT] = n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller: a function of its own costs compile time
 def new_round(env):
     """Refill the card row and the building stacks, or end the game; the next first player."""
     n = int(env[E_PLAYERS])
@@ -663,7 +692,7 @@ def new_round(env):
     for p in range(n):
         b = base_of(p)
         env[b + P_FED] = 0.0
-        env[b + P_USED : b + P_USED + 3] = 0.0
+        fill_values(env, b + P_USED, 3, 0.0)  # not a slice: a slice costs numba compile time
     env[E_ROUND] += 1
     env[E_TO_MOVE] = int(env[E_ROUND]) % n
     env[E_PHASE] = PH_PLACE
@@ -728,7 +757,7 @@ def next_placer(env):
     env[E_PHASE] = PH_TAKE
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller: a function of its own costs compile time
 def buy_card(env, b, k):
     """The card at place ``k`` is paid for: its symbol or multiplier, then its immediate effect."""
     card = int(env[E_CIV_ROW + k])
@@ -737,7 +766,8 @@ def buy_card(env, b, k):
     score_part(env, b, card)
     env[b + P_FOOD] += CIV[card, C_FOOD]
     env[b + P_POINTS] += CIV[card, C_POINTS]
-    env[b + P_RES : b + P_RES + 4] += CIV[card, C_RES : C_RES + 4]
+    for r in range(4):  # not a slice: a slice costs numba compile time
+        env[b + P_RES + r] += CIV[card, C_RES + r]
     env[b + P_FIELD] = min(env[b + P_FIELD] + CIV[card, C_FIELD], MAX_FIELD)
     env[b + P_FREE] += CIV[card, C_ANY]
     if CIV[card, C_TOOL] > 0:
@@ -770,14 +800,13 @@ def built(env, b, k, points):
     env[b + P_POINTS] += points
     env[b + P_HUTS] += 1
     env[E_BUILD_TAKEN + k] = 1.0
-    env[E_PAID : E_PAID + 4] = 0.0
+    fill_values(env, E_PAID, 4, 0.0)  # not a slice: a slice costs numba compile time
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller: a function of its own costs compile time
 def take_back(env, b, action):
     """A TAKE-phase move: use one place."""
     p = int(env[E_TO_MOVE])
-    stock = env[b + P_RES : b + P_RES + 4]
     if action < TOOL:
         site = action - TAKE
         dice = int(env[b + P_AT + site])
@@ -793,7 +822,7 @@ def take_back(env, b, action):
     elif action < TAKE_BUILD:
         k = action - TAKE_CIV
         env[E_CIV_OCC + k] = -1.0
-        if stock.sum() >= k + 1:
+        if sum_values(env, b + P_RES, 4) >= k + 1:  # not a slice: a slice costs compile time
             env[E_PHASE] = PH_PAY_CIV
             env[E_SITE] = 8 + k
     elif action < DIE:
@@ -801,13 +830,14 @@ def take_back(env, b, action):
         env[E_BUILD_OCC + k] = -1.0
         build = building_top(env, k)
         env[E_SITE] = 12 + k
-        if can_build(build, stock):
+        if can_build(build, env, b + P_RES):
             if BUILD[build, B_ANY] > 0:
                 env[E_PHASE] = PH_PAY_ANY
             elif BUILD[build, B_COUNT] > 0:
                 env[E_PHASE] = PH_PAY_KINDS
             else:
-                env[b + P_RES : b + P_RES + 4] -= BUILD[build, B_COST : B_COST + 4]
+                for r in range(4):  # not a slice: a slice costs numba compile time
+                    env[b + P_RES + r] -= BUILD[build, B_COST + r]
                 built(env, b, k, BUILD[build, B_POINTS])
     else:  # FREE
         env[E_PHASE] = PH_FREE
@@ -815,7 +845,7 @@ def take_back(env, b, action):
         after_take(env)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller: a function of its own costs compile time
 def pay(env, b, action):
     """A resource paid for a card, a building or food."""
     phase = int(env[E_PHASE])
@@ -823,17 +853,17 @@ def pay(env, b, action):
         r = action - PAY
         env[b + P_RES + r] -= 1
         env[E_PAID + r] += 1
-    paid = env[E_PAID : E_PAID + 4]
-    total = paid.sum()
-    held = env[b + P_RES : b + P_RES + 4].sum()
+    # sums and fills by helpers, not slices: each slice costs numba compile time
+    total = sum_values(env, E_PAID, 4)
+    held = sum_values(env, b + P_RES, 4)
     site = int(env[E_SITE])
     if phase == PH_PAY_CIV:
         if total == site - 7:
-            env[E_PAID : E_PAID + 4] = 0.0
+            fill_values(env, E_PAID, 4, 0.0)
             buy_card(env, b, site - 8)
     elif phase == PH_PAY_FOOD:
         if total == env[E_OWE]:
-            env[E_PAID : E_PAID + 4] = 0.0
+            fill_values(env, E_PAID, 4, 0.0)
             env[E_OWE] = 0.0
             env[b + P_FED] = 1.0
             feed(env)
@@ -844,12 +874,12 @@ def pay(env, b, action):
         if phase == PH_PAY_ANY:
             done = action == STOP_PAYING or total == BUILD[build, B_ANY] or held == 0
         else:
-            distinct = (paid[0] > 0) + (paid[1] > 0) + (paid[2] > 0) + (paid[3] > 0)
+            distinct = (env[E_PAID] > 0) + (env[E_PAID + 1] > 0) + (env[E_PAID + 2] > 0) + (env[E_PAID + 3] > 0)
             done = total == BUILD[build, B_COUNT] and distinct == BUILD[build, B_KINDS]
         if done:
             points = 0.0
             for r in range(4):
-                points += paid[r] * VALUES[r]
+                points += env[E_PAID + r] * VALUES[r]
             built(env, b, k, points)
             env[E_PHASE] = PH_TAKE
     if env[E_PHASE] == PH_TAKE:
@@ -913,7 +943,7 @@ def stepEnv(action, env):
             if env[E_CIV_DICE + d] == value:
                 env[E_CIV_DICE + d] = 0.0
                 break
-        if env[E_CIV_DICE : E_CIV_DICE + 4].sum() == 0:
+        if sum_values(env, E_CIV_DICE, 4) == 0:  # not a slice: a slice costs compile time
             env[E_TO_MOVE] = env[E_BUYER]
             after_take(env)
         else:
@@ -938,7 +968,10 @@ def checkEnded(env) -> int:
 
 @njit(cache=True)
 def getWinners(env):
-    return env[E_WINNERS : E_WINNERS + int(env[E_PLAYERS])].copy()
+    n = int(env[E_PLAYERS])
+    out = new_values(n)
+    copy_values(out, 0, env, E_WINNERS, n)  # not a slice: a slice costs numba compile time
+    return out
 
 
 @njit(cache=True)
