@@ -4,7 +4,7 @@ When compiled code calls an ``@njit`` function with a constant (``pay(env, seat,
 ``settlement_spot(env, seat, True)``), numba types the constant as a literal (``Literal[int](0)``)
 and compiles the callee once for each constant it is called with: Catan's ``pay`` four times,
 ``mine`` five times, 16 extra compiles of its 61. :func:`install` makes numba compile makeenv's
-functions (those of modules named ``makeenv.…``: the built-in games, their bots and the runner) for
+functions (those of modules named ``makeenv.…``: the built-in games, their bots, the helpers) for
 the plain types of such arguments (``int64``, ``bool``) first, and keeps numba's literal
 specialization for a function that cannot be compiled without it (one that needs ``literally`` or
 indexes a tuple with an argument). The compiled code computes the same; LLVM still sees the
