@@ -3,6 +3,8 @@ constant they are called with, and compute the same."""
 
 from __future__ import annotations
 
+from types import FunctionType
+
 import numpy as np
 from numba import njit, types
 from numba.core import dispatcher
@@ -11,9 +13,10 @@ from makeenv.array import plain_calls
 
 
 def as_own(function, name="makeenv.games.example.logic"):
-    """``function`` compiled by numba as if it were defined in the module ``name``."""
-    function.__module__ = name
-    return njit(function)
+    """A copy of ``function`` compiled by numba as if it were defined in the module ``name``."""
+    copy = FunctionType(function.__code__, function.__globals__, function.__name__)
+    copy.__module__ = name
+    return njit(copy)
 
 
 def scaled(values, k):
