@@ -92,8 +92,9 @@ def load_weights(path: Path | str) -> tuple[list[tuple[np.ndarray, np.ndarray]],
     return weights, meta
 
 
-def load_policy_data(path: Path | str, state_size: int, action_size: int) -> np.ndarray:
-    """A weights file as a bot's data, checked against the game's state and action sizes."""
+def load_policy_data(path: Path | str, state_size: int, action_size: int, scratch: int = 0) -> np.ndarray:
+    """A weights file as a bot's data, checked against the game's state and action sizes, followed by
+    ``scratch`` zeros (room the bot writes into at every move, so it allocates nothing)."""
     weights, meta = load_weights(path)
     sizes = layer_sizes(weights)
     if (sizes[0], sizes[-1]) != (state_size, action_size):
@@ -102,7 +103,8 @@ def load_policy_data(path: Path | str, state_size: int, action_size: int) -> np.
             f"game has {state_size} and {action_size} (trained for {meta.get('game', 'another game')}?). "
             "Retrain it with python -m makeenv.learn.imitate"
         )
-    return pack(weights)
+    packed = pack(weights)
+    return np.concatenate([packed, np.zeros(scratch, dtype=packed.dtype)]) if scratch else packed
 
 
 @njit(cache=True, fastmath=FAST_MATH)

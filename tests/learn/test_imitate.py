@@ -71,6 +71,8 @@ def test_weights_round_trip(toy_policy, tmp_path):
         np.testing.assert_allclose(w2, w, rtol=1e-6, atol=1e-6)  # stored as float32
         np.testing.assert_allclose(b2, b, rtol=1e-6, atol=1e-6)
     np.testing.assert_allclose(load_policy_data(path, STATE_SIZE, ACTIONS), pack(loaded))
+    with_scratch = load_policy_data(path, STATE_SIZE, ACTIONS, scratch=5)  # room a bot writes into
+    np.testing.assert_array_equal(with_scratch, np.concatenate([pack(loaded), np.zeros(5)]))
     with pytest.raises(ValueError, match="takes 16 state values and scores 6 actions; the game has 199 and 14"):
         load_policy_data(path, 199, 14)
 

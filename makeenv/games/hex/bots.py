@@ -561,7 +561,7 @@ def learned(state, data):
 
 def learned_data(path: Path | str = WEIGHTS_FILE) -> np.ndarray:
     """Level 2's bot data: the packed network of a weights file, then its scratch."""
-    return np.concatenate([load_policy_data(path, VIEW_SIZE, NUM_CELLS), np.zeros(SCRATCH)])
+    return load_policy_data(path, VIEW_SIZE, NUM_CELLS, scratch=SCRATCH)
 
 
 LEVELS: dict[int, Any] = {1: shortest_path, 3: mcts}

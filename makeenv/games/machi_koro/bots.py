@@ -558,7 +558,7 @@ def learned(state, data):
 
 def learned_data(path=WEIGHTS_FILE) -> np.ndarray:
     """The bot data of level 2: the packed network of ``path`` and the view's scratch."""
-    return np.concatenate([load_policy_data(path, VIEW_SIZE, NUM_ACTIONS), np.zeros(VIEW_SIZE)])
+    return load_policy_data(path, VIEW_SIZE, NUM_ACTIONS, scratch=VIEW_SIZE)
 
 
 LEVELS: dict[int, Any] = {1: builder, 3: planner}

@@ -444,7 +444,7 @@ def learned(state, data):
 
 def learned_data(path: Path | str = WEIGHTS_FILE) -> np.ndarray:
     """Level 2's data: the weights file packed, then its scratch."""
-    return np.concatenate([load_policy_data(path, VIEW_SIZE, NUM_ACTIONS), np.zeros(SCRATCH)])
+    return load_policy_data(path, VIEW_SIZE, NUM_ACTIONS, scratch=SCRATCH)
 
 
 LEVELS: dict[int, Any] = {1: tight, 3: equity_bot}

@@ -624,7 +624,7 @@ def learned(state, data):
 
 def learned_data(path: Path = WEIGHTS_FILE) -> np.ndarray:
     """Level 2's bot data: the packed network of ``path`` and the working space ``learned`` writes."""
-    return np.concatenate([load_policy_data(path, VIEW_SIZE, NUM_ACTIONS), np.zeros(SCRATCH)])
+    return load_policy_data(path, VIEW_SIZE, NUM_ACTIONS, scratch=SCRATCH)
 
 
 LEVELS: dict[int, Any] = {1: greedy, 3: ismcts}

@@ -191,7 +191,7 @@ def learned(state, data):
 
 def learned_data(path: Path | str = WEIGHTS_FILE) -> np.ndarray:
     """Level 2's data: the packed weights of ``path`` and the scratch for the valid actions."""
-    return np.concatenate([load_policy_data(path, L.STATE_SIZE, L.NUM_ACTIONS), np.zeros(L.NUM_ACTIONS)])
+    return load_policy_data(path, L.STATE_SIZE, L.NUM_ACTIONS, scratch=L.NUM_ACTIONS)
 
 
 LEVELS: dict[int, Any] = {1: cautious, 3: search}
