@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from numba import njit
 from numba.core.errors import NumbaError
 
 from makeenv.array.cache import is_numba_function
@@ -656,7 +657,9 @@ def check_valid_action_agrees(ctx: CheckContext) -> list[str]:
     n_actions, _, _ = ctx.sizes()
     for r in ctx.trace()[:20]:
         finals = [(state, ctx.call("getValidActions", state)) for _, state, _ in r.finals]
-        for state, valid in list(zip(r.states, r.valids)) + finals:
+        pairs = list(zip(r.states, r.valids)) + finals
+        # compiled code finds the first disagreement; Python checks from there and words it
+        for state, valid in pairs[_first_disagreeing_pair(ctx.env.isValidAction, pairs, n_actions) :]:
             for a in range(n_actions):
                 said = bool(ctx.call("isValidAction", state, a))
                 if said != (np.asarray(valid)[a] == 1.0):
@@ -665,6 +668,32 @@ def check_valid_action_agrees(ctx: CheckContext) -> list[str]:
                         f"{float(np.asarray(valid)[a])}: the two must always agree."
                     ]
     return []
+
+
+@njit
+def _first_disagreement(is_valid: Any, states: np.ndarray, valids: np.ndarray) -> int:
+    for i in range(states.shape[0]):
+        for a in range(valids.shape[1]):
+            if bool(is_valid(states[i], a)) != (valids[i, a] == 1.0):
+                return i
+    return states.shape[0]
+
+
+def _first_disagreeing_pair(is_valid: Any, pairs: list[tuple[Any, Any]], n_actions: int) -> int:
+    """Index of the first (state, valid actions) pair on which the compiled ``is_valid`` disagrees
+    with the valid actions (len(pairs) when it never does): checking every action of every state
+    from Python takes seconds in a long game. 0 (check them all in Python) when that cannot be
+    told in compiled code: a function that is not numba's, ragged arrays, or an exception."""
+    if not is_numba_function(is_valid) or not pairs:
+        return 0
+    try:
+        states = np.stack([np.asarray(state, dtype=np.float64) for state, _ in pairs])
+        valids = np.stack([np.asarray(valid, dtype=np.float64) for _, valid in pairs])
+        if valids.ndim != 2 or valids.shape[1] != n_actions:
+            return 0
+        return int(_first_disagreement(is_valid, states, valids))
+    except Exception:
+        return 0
 
 
 def _counting_python_agent(env: ArrayEnv, seed: int) -> Callable[[np.ndarray, Any], tuple[int, Any]]:
