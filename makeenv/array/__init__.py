@@ -3,10 +3,11 @@
 ``makeenv.make("RockPaperScissors")`` returns an :class:`ArrayEnv`; see docs/ARCHITECTURE.md for
 the contract. Importing it makes numba compile sooner, to the same code: its inlining
 (``inlining.install``) and makeenv's functions once per argument type, not per constant
-(``plain_calls.install``).
+(``plain_calls.install``); and it numbers compiled functions apart from those of other processes,
+whose code may come from a cache (``function_ids.install``).
 """
 
-from makeenv.array import inlining, plain_calls
+from makeenv.array import function_ids, inlining, plain_calls
 from makeenv.array.agents import Bot
 from makeenv.array.contract import CONTRACT, CONTRACT_NAMES, OPTIONAL_FUNCTIONS, ArrayEnv, load_array_env
 from makeenv.array.errors import (
@@ -21,6 +22,7 @@ from makeenv.array.errors import (
 from makeenv.array.referee import Match, Outcome
 from makeenv.array.results import Results, SeatResults
 
+function_ids.install()
 inlining.install()
 plain_calls.install()
 

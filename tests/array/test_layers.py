@@ -16,6 +16,7 @@ import makeenv.array
 
 ARRAY = Path(makeenv.array.__file__).parent
 LAYERS = [
+    "function_ids",
     "inlining",
     "plain_calls",
     "templates",
