@@ -21,8 +21,10 @@ from tests.games.support import ARRAY_GAMES, clickable_actions, game_env, setup_
 
 ROOT = Path(__file__).resolve().parents[2]
 
-#: checker options per game (fewer traced and played games for the long ones)
+#: checker options per game (fewer traced and played games for the long ones: Catan's 15 traced
+#: games are some 40,000 steps)
 CHECK_OPTIONS: dict[str, dict] = {
+    "Catan": {"trace_games": 15, "run_games": 60},
     "Splendor": {"trace_games": 12, "run_games": 40},
     "ExplodingKittens": {"trace_games": 20, "run_games": 100},
 }
