@@ -32,6 +32,9 @@ BOTS = _h["bots"]  # the distinct numba bot policies; () when every bot is rando
 N_BOT_FUNCS = len(BOTS)
 BOTS_RANDOM = N_BOT_FUNCS == 0
 ALL_RANDOM = AGENT_KIND == "random" and BOTS_RANDOM
+# in a loop of the game's bots, one of them may play the agent's seat instead of the built-in
+# random agent: ``slot_fn``'s last entry is its index (-1: the random agent), ``agent_data`` its data
+AGENT_MAY_BE_BOT = AGENT_KIND == "random" and not BOTS_RANDOM
 
 RUNNING, TRUNCATED, FAILED, NOT_FOUND = R.RUNNING, R.TRUNCATED, R.FAILED, R.NOT_FOUND
 CTL_ME, CTL_STEPS, CTL_GAME, CTL_PLAYERS = R.CTL_ME, R.CTL_STEPS, R.CTL_GAME, R.CTL_PLAYERS
@@ -96,13 +99,18 @@ def bot_move(state, p, slot, slot_fn, bot_data, err, err_valid, game, steps):
 def final_turns(env, me, agent_data, seat_slot, slot_fn, bot_data, err, game, steps):
     """Every compiled player's final turn, in seat order: each sees its final state (the answers are
     ignored). The built-in random agent and bots have no memory, so theirs are skipped, and so are
-    the Python seats' (slot_fn -1: Python gives them theirs). Returns agent_data."""
+    the Python seats' (slot_fn -1: Python gives them theirs); a game's bot in the agent's seat has
+    its final turn as the opponents' bots do. Returns agent_data."""
     for p in range(seat_slot.shape[0]):
         if p == me:
             if AGENT_KIND != "random":
                 state = getPlayerState(env, p)
                 asking(err, CALL_FINAL, p, ACTOR_AGENT, game, steps)
                 _, agent_data = agent(state, agent_data)
+            elif AGENT_MAY_BE_BOT and slot_fn[slot_fn.shape[0] - 1] >= 0:
+                state = getPlayerState(env, p)
+                asking(err, CALL_FINAL, p, ACTOR_AGENT, game, steps)
+                call_bot(slot_fn[slot_fn.shape[0] - 1], state, agent_data)
         elif not BOTS_RANDOM and slot_fn[seat_slot[p]] >= 0:
             slot = seat_slot[p]
             state = getPlayerState(env, p)
@@ -135,7 +143,10 @@ def play_one(agent_data, bot_data, slot_fn, seat_slot, me, stats, winners, retur
             a = random_move(state, err, err_valid, p, actor, game, steps)
         elif p == me:
             asking(err, CALL_MOVE, p, ACTOR_AGENT, game, steps)
-            raw, agent_data = agent(state, agent_data)
+            if AGENT_MAY_BE_BOT and slot_fn[slot_fn.shape[0] - 1] >= 0:
+                raw, _ = call_bot(slot_fn[slot_fn.shape[0] - 1], state, agent_data)
+            else:
+                raw, agent_data = agent(state, agent_data)
             err[ERR_CALL] = CALL_NONE
             a = checked_action(raw, state, err, err_valid, p, ACTOR_AGENT, game, steps)
         else:
@@ -256,5 +267,5 @@ def py_advance(env, ctl, seat_slot, slot_fn, bot_data, stats, winners, returns, 
     truncated = now == TRUNCATED
     count = settle(env, truncated, winners, returns)
     record(stats, me, winners, returns, count, steps, truncated)
-    final_turns(env, me, 0.0, seat_slot, slot_fn, bot_data, err, game, steps)
+    final_turns(env, me, bot_data[0], seat_slot, slot_fn, bot_data, err, game, steps)  # (no agent data here)
     return OVER, -1, env

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import numba
 import numpy as np
 from numba.core.errors import NumbaError
 
@@ -121,9 +122,10 @@ class Plan:
     module: Any  # the loops (``_loop_template.py``)
     referee: Any  # the game's referee (``_referee_template.py``)
     agent: Any
-    agent_kind: str  # "random", "user" (numba) or "python"
+    agent_kind: str  # "random", "user" (numba), "python" or "bot" (one of the game's bots, see make_plan)
     opponents: list[Bot]  # one per slot (slot k sits in a different seat every game)
-    slot_fn: np.ndarray  # per slot: index of its numba policy in the module's BOTS, -1: Python
+    slot_fn: np.ndarray  # per slot: index of its numba policy in the module's BOTS, -1: Python; last:
+    # the agent's index when it is one of them ("bot"), else -1
     level: int | None  # None when the opponents were given
     python_seats: bool = False  # some seat is played from Python
     names: list[str] = field(default_factory=list)
@@ -137,11 +139,21 @@ class Plan:
         """Each slot's starting data (its Bot's data, copied), as the compiled loop takes it."""
         return bot_data_tuple([bot.initial_data() for bot in self.opponents])
 
+    def loop_data(self, agent_data: Any) -> Any:
+        """The agent's data as the compiled loop takes it. The built-in random agent ignores its
+        data, so it always gets zeros of the opponents' data type: one compile whatever a caller
+        passes, and the type a game's bot in the agent's seat has in the same loop."""
+        return np.zeros_like(self.fresh_bot_data()[0]) if self.agent_kind == "random" else agent_data
+
+    def data_after(self, given: Any, returned: Any) -> Any:
+        """The agent's data after a run: the caller's own for the built-in random agent."""
+        return given if self.agent_kind == "random" else returned
+
     def name_actor(self, actor: int, player: int) -> str:
         if actor == E.ACTOR_AGENT:
             return (
                 f"player {player} (your agent {describe(self.agent)})"
-                if self.agent_kind in ("user", "python")
+                if self.agent_kind in ("user", "python", "bot")
                 else f"player {player} (the built-in random agent)"
             )
         if 0 <= actor < len(self.names):
@@ -158,8 +170,11 @@ def bot_data_tuple(slots: list[Any]) -> tuple[Any, ...]:
     return tuple(data + [filler] * (BOT_DATA_SLOTS - len(data)))
 
 
-def make_plan(env: ArrayEnv, agent: Any, level: int = 0, opponents: Iterable[Any] | None = None) -> Plan:
-    """Resolve the agent and the opponents of a run into a compiled module and slot table."""
+def make_plan(
+    env: ArrayEnv, agent: Any, level: int = 0, opponents: Iterable[Any] | None = None, agent_data: Any = None
+) -> Plan:
+    """Resolve the agent and the opponents of a run into a compiled module and slot table
+    (``agent_data``: the data the agent will start with, when known)."""
     env.require_contract()
     check_agent_signature(agent)
     count = env.players - 1
@@ -195,7 +210,7 @@ def make_plan(env: ArrayEnv, agent: Any, level: int = 0, opponents: Iterable[Any
         )
         if len(functions) > MAX_BOT_FUNCTIONS:
             functions = []
-    slot_fn = np.full(max(count, 1), -1, dtype=np.int64)
+    slot_fn = np.full(max(count, 1) + 1, -1, dtype=np.int64)
     for slot, bot in enumerate(bots):
         if every_random:
             slot_fn[slot] = 0
@@ -209,11 +224,27 @@ def make_plan(env: ArrayEnv, agent: Any, level: int = 0, opponents: Iterable[Any
             f"{MAX_BOT_FUNCTIONS} are supported"
         )
     python_seats = kind == "python" or bool((slot_fn[:count] < 0).any())
-    module_kind = "random" if python_seats else kind
+    if kind == "user" and not python_seats and _plays_as_a_bot(agent, agent_data, functions, bots):
+        # one of the game's own bots in the agent's seat: the loop of its levels plays it as it
+        # plays the opponents, so comparing levels compiles no loop of its own
+        kind = "bot"
+        slot_fn[-1] = next(i for i, f in enumerate(functions) if f is agent)
+    module_kind = "random" if python_seats or kind == "bot" else kind
     module = loop_module(env, module_kind, agent if module_kind == "user" else None, tuple(functions))
     return Plan(
         env, module, module.R, agent, kind, bots, slot_fn, level if opponents is None else None, python_seats, names
     )
+
+
+def _plays_as_a_bot(agent: Any, agent_data: Any, functions: list[Any], bots: list[Bot]) -> bool:
+    """Whether ``agent`` is one of the level loop's bot ``functions`` and ``agent_data`` has the
+    numba type of the bots' data (so the loop can call it as it calls them)."""
+    if not any(agent is f for f in functions) or not bots:
+        return False
+    try:
+        return bool(numba.typeof(agent_data) == numba.typeof(bot_data_tuple([bots[0].initial_data()])[0]))
+    except (TypeError, ValueError):
+        return False
 
 
 def _distinct(policies: Iterable[Any]) -> list[Any]:
@@ -241,7 +272,7 @@ def prepare(
 ) -> Plan:
     """Build (and compile) the loop for this agent, agent_data type and opponents."""
     with keeping_ctrl_c():
-        plan = make_plan(env, agent, level, opponents)
+        plan = make_plan(env, agent, level, opponents, agent_data)
         _compile(plan, agent_data)
     return plan
 
@@ -310,7 +341,8 @@ def _warm_up(plan: Plan, agent_data: Any) -> None:
         )
         plan.referee.py_step(0.0, game, ctl, E.ACTOR_AGENT, err, err_valid)
     else:
-        module.n_games(0, agent_data, plan.fresh_bot_data(), plan.slot_fn, stats, err, err_valid, 0, env.init_args)
+        data = plan.loop_data(agent_data)
+        module.n_games(0, data, plan.fresh_bot_data(), plan.slot_fn, stats, err, err_valid, 0, env.init_args)
 
 
 def _clear_numba_cache(env: ArrayEnv) -> bool:
@@ -374,6 +406,7 @@ def _play_numba(
 ) -> Any:
     err, err_valid = E.new_record(), np.zeros(int(plan.env.getActionSize()))
     bot_data = plan.fresh_bot_data()
+    given, agent_data = agent_data, plan.loop_data(agent_data)
     chunk = 1  # grows until one call takes about CHUNK_SECONDS (a Splendor game is slow, an RPS one is not)
     done = 0
     while done < num_games:
@@ -399,7 +432,7 @@ def _play_numba(
             raise _error(plan, err, err_valid)
         if progress is not None:
             progress(done, num_games)
-    return agent_data
+    return plan.data_after(given, agent_data)
 
 
 @dataclass
@@ -437,6 +470,7 @@ def play_seated(
     bot_data = plan.fresh_bot_data() if bot_data is None else bot_data
     err, err_valid = E.new_record(), np.zeros(int(plan.env.getActionSize()))
     stats = new_stats(players)
+    given, agent_data = agent_data, plan.loop_data(agent_data)
     done = 0
     while done < games:
         try:
@@ -472,7 +506,7 @@ def play_seated(
             err[:] = 0.0
             played += 1
         done += played
-    return SeatedGames(winners, returns, lengths, errors, agent_data)
+    return SeatedGames(winners, returns, lengths, errors, plan.data_after(given, agent_data))
 
 
 def next_chunk(size: int, seconds: float) -> int:
@@ -730,7 +764,7 @@ def _raise_compile_error(plan: Plan, agent_data: Any, exc: BaseException) -> Non
     if not isinstance(exc, NumbaError):
         raise exc
     env = plan.env
-    if plan.agent_kind == "user":
+    if plan.agent_kind in ("user", "bot"):
         problem = _probe_numba_agent(env, plan.agent, agent_data)
         if problem:
             raise E.AgentError(f"{env.name}: agent {describe(plan.agent)} {problem}") from None

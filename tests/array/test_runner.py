@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from numba import njit
 
 import makeenv
 from makeenv.array import AgentError, InvalidActionError
@@ -280,6 +281,34 @@ def test_compiled_modules_are_cached_on_disk(env):
     python = runner.make_plan(env, lambda s, d: (0, d), 0)  # Python agents share the random agent's loops
     assert python.agent_kind == "python" and python.module is runner.make_plan(env, "random", 0).module
     assert python.referee is plan.referee  # one referee per game
+
+
+def test_a_level_bot_as_the_agent_is_played_by_the_loop_of_the_levels(env):
+    """Comparing levels (``env.evaluate(env.bot(2), ..., level=1)``) compiles no loop of its own:
+    the loop of the game's levels plays the bot in the agent's seat as it plays the opponents, and
+    the games are those of the same policy as a user's agent (final turns and memory included:
+    the repeater keeps its last choice in its data)."""
+    from makeenv.array import runner
+
+    plan = runner.make_plan(env, env.bot(2), 1, agent_data=np.zeros(16))
+    assert plan.agent_kind == "bot" and plan.module is runner.make_plan(env, "random", 1).module
+    user_copy = njit(env.bot(2).py_func)  # the same policy, as a user's own agent: a loop of its own
+    assert runner.make_plan(env, user_copy, 1, agent_data=np.zeros(16)).agent_kind == "user"
+    as_bot = env.evaluate(env.bot(2), 3000, np.zeros(16), level=1, seed=7)
+    as_user = env.evaluate(user_copy, 3000, np.zeros(16), level=1, seed=7)
+    assert (as_bot.wins, as_bot.draws, as_bot.losses) == (as_user.wins, as_user.draws, as_user.losses)
+    assert as_bot.total_steps == as_user.total_steps and as_bot.agent_data[0] == as_user.agent_data[0] > 0
+    # data of another type than the bots' (or no level's bots): a loop of its own, as for any agent
+    assert runner.make_plan(env, env.bot(2), 1, agent_data=None).agent_kind == "user"
+    assert runner.make_plan(env, env.bot(2), 0, agent_data=np.zeros(16)).agent_kind == "user"
+
+
+def test_the_random_agents_data_is_kept_whatever_its_type(env):
+    """The built-in random agent ignores its data: one compiled loop whatever is passed, and the
+    caller's data comes back as it was."""
+    for data in (None, 0.5, np.arange(3.0)):
+        results = env.evaluate("random", 50, data, level=2, seed=1)
+        assert results.agent_data is data
 
 
 def test_numba_agent_changing_data_type_or_returning_an_array(env):
