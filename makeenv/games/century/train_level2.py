@@ -27,6 +27,7 @@ import numpy as np
 
 import makeenv
 from makeenv.array.agents import Bot
+from makeenv.learn.choices import agreement, fit_softmax
 from makeenv.learn.imitate import Dataset, collect
 
 from . import bots as B
@@ -76,38 +77,6 @@ def decision_table(data: Dataset) -> tuple[np.ndarray, np.ndarray, np.ndarray, n
         shares.append(share / share.sum())
         count += len(actions)
     return np.concatenate(feats), np.concatenate(groups), np.array(chosen), np.concatenate(shares)
-
-
-def fit(x: np.ndarray, groups: np.ndarray, shares: np.ndarray, *, steps: int, l2: float) -> np.ndarray:
-    """Weights minimizing the cross-entropy between a softmax of the rows' scores within each group
-    (``groups`` numbers the decisions 0, 1, ... in order) and ``shares``, plus ``l2`` times their
-    squared norm: Newton's method on a convex problem."""
-    starts = np.flatnonzero(np.r_[True, groups[1:] != groups[:-1]])
-    n = len(starts)
-    w = np.zeros(x.shape[1])
-    target = shares @ x
-    for _ in range(steps):
-        z = x @ w
-        z = z - np.maximum.reduceat(z, starts)[groups]
-        e = np.exp(z)
-        p = e / np.add.reduceat(e, starts)[groups]
-        px = p[:, None] * x
-        mean = np.add.reduceat(px, starts, axis=0)
-        grad = (mean.sum(axis=0) - target) / n + 2 * l2 * w
-        hess = (x.T @ px - mean.T @ mean) / n + 2 * l2 * np.eye(x.shape[1])
-        step = np.linalg.solve(hess, grad)
-        w -= step
-        if np.abs(step).max() < 1e-9:
-            break
-    return w
-
-
-def agreement(w: np.ndarray, x: np.ndarray, groups: np.ndarray, chosen: np.ndarray) -> float:
-    """Share of decisions whose highest-scored row is the teacher's favourite."""
-    z = x @ w
-    starts = np.flatnonzero(np.r_[True, groups[1:] != groups[:-1]])
-    best = np.maximum.reduceat(z, starts)
-    return float(np.mean(z[chosen] >= best - 1e-12))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -160,14 +129,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     train_x, train_ids, train_chosen = part(~row_held, ~held)
     test_x, test_ids, test_chosen = part(row_held, held)
-    w = fit(train_x, train_ids, shares[~row_held], steps=args.steps, l2=args.l2)
+    w = fit_softmax(train_x, train_ids, shares[~row_held], steps=args.steps, l2=args.l2)
     print(
         f"{len(chosen)} decisions with a choice ({len(x)} moves): agrees with level 3 on "
         f"{agreement(w, train_x, train_ids, train_chosen):.1%} (training), "
         f"{agreement(w, test_x, test_ids, test_chosen):.1%} (held out; greedy's weights "
         f"{agreement(B.greedy_weights(), test_x, test_ids, test_chosen):.1%})"
     )
-    w = fit(x, groups, shares, steps=args.steps, l2=args.l2)  # all of it for the file
+    w = fit_softmax(x, groups, shares, steps=args.steps, l2=args.l2)  # all of it for the file
     with open(args.out, "wb") as file:
         np.savez_compressed(file, w=w, meta_decisions=len(chosen), meta_features=B.NUM_FEATURES)
     print(f"wrote {args.out}: {np.array2string(w, precision=3)}")

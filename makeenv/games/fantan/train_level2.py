@@ -28,6 +28,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
+from makeenv.learn.choices import fit_relative_values
 from makeenv.learn.policy import save_weights
 
 from .bots import (
@@ -129,21 +130,6 @@ def collect(games, samples, capacity, seed):
     return features[:rows], values[:rows], decision[:rows], decisions, wins, games
 
 
-def fit(features: np.ndarray, values: np.ndarray, decision: np.ndarray) -> np.ndarray:
-    """Least squares of the values on the features, both relative to their decision's mean."""
-    count = np.bincount(decision).astype(np.float64)
-    x = (
-        features
-        - (np.add.reduceat(features, np.r_[0, np.flatnonzero(np.diff(decision)) + 1]) / count[:, None])[decision]
-    )
-    y = values - (np.bincount(decision, weights=values) / count)[decision]
-    scale = np.sqrt((x * x).mean(axis=0)) + 1e-9
-    xs = x / scale
-    gram = xs.T @ xs + RIDGE * len(xs) * np.eye(xs.shape[1])
-    weights = np.linalg.solve(gram, xs.T @ y) / scale
-    return weights
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--games", type=int, default=1500, help="games to collect the search's decisions from")
@@ -172,7 +158,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         if args.save_data:
             np.savez_compressed(args.save_data, features=features, values=values, decision=decision)
-    weights = fit(features, values, decision)
+    weights = fit_relative_values(features, values, decision, RIDGE)
     print("weights:", np.array2string(weights, precision=3), file=sys.stderr)
     save_weights(
         args.out,

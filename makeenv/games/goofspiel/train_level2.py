@@ -31,6 +31,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
+from makeenv.learn.choices import fit_relative_values
 from makeenv.learn.policy import save_weights
 
 from .bots import (
@@ -138,18 +139,6 @@ def bid_index(state, bid) -> int:
     return index
 
 
-def fit(features: np.ndarray, values: np.ndarray, decision: np.ndarray) -> np.ndarray:
-    """Least squares of the values on the features, both relative to their decision's mean."""
-    count = np.bincount(decision).astype(np.float64)
-    starts = np.r_[0, np.flatnonzero(np.diff(decision)) + 1]
-    x = features - (np.add.reduceat(features, starts) / count[:, None])[decision]
-    y = values - (np.bincount(decision, weights=values) / count)[decision]
-    scale = np.sqrt((x * x).mean(axis=0)) + 1e-9
-    xs = x / scale
-    gram = xs.T @ xs + RIDGE * len(xs) * np.eye(xs.shape[1])
-    return np.linalg.solve(gram, xs.T @ y) / scale
-
-
 def fit_choices(
     features: np.ndarray, target: np.ndarray, decision: np.ndarray, l2: float, steps: int = 30
 ) -> np.ndarray:
@@ -224,7 +213,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.save_data:
             np.savez_compressed(args.save_data, features=features, values=values, decision=decision, chosen=chosen)
     if args.fit == "values":
-        weights = fit(features, values, decision)
+        weights = fit_relative_values(features, values, decision, RIDGE)
     else:
         target = chosen
         if args.fit == "liking":

@@ -27,6 +27,8 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
+from makeenv.learn.choices import fit_softmax, liking
+
 from . import bots as B
 from . import logic as L
 
@@ -79,32 +81,12 @@ def collect(
 
 
 def fit(feats: list[np.ndarray], rates: list[np.ndarray], sharpness: float, l2: float, steps: int = 50) -> np.ndarray:
-    """Weights minimizing the cross-entropy between a softmax of each decision's candidate scores
-    and the shares ``exp(sharpness * (rate - best rate))`` (normalized), plus ``l2`` times their
-    squared norm: Newton's method (the problem is convex)."""
+    """Weights of a softmax over each decision's candidate scores fitted to the shares
+    ``exp(sharpness * (rate - best rate))`` (normalized), plus ``l2`` times their squared norm."""
     x = np.concatenate(feats)
-    sizes = np.array([len(f) for f in feats])
-    starts = np.r_[0, np.cumsum(sizes)[:-1]]
-    groups = np.repeat(np.arange(len(feats)), sizes)
-    target = np.concatenate([np.exp(sharpness * (r - r.max())) for r in rates])
-    target /= np.add.reduceat(target, starts)[groups]
-    n = len(feats)
-    w = np.zeros(x.shape[1])
-    aim = target @ x
-    for _ in range(steps):
-        z = x @ w
-        z -= np.maximum.reduceat(z, starts)[groups]
-        e = np.exp(z)
-        p = e / np.add.reduceat(e, starts)[groups]
-        px = p[:, None] * x
-        mean = np.add.reduceat(px, starts, axis=0)
-        grad = (mean.sum(axis=0) - aim) / n + 2 * l2 * w
-        hess = (x.T @ px - mean.T @ mean) / n + 2 * l2 * np.eye(x.shape[1])
-        step = np.linalg.solve(hess, grad)
-        w -= step
-        if np.abs(step).max() < 1e-10:
-            break
-    return w
+    groups = np.repeat(np.arange(len(feats)), [len(f) for f in feats])
+    shares = liking(np.concatenate(rates), groups, sharpness)
+    return fit_softmax(x, groups, shares, steps=steps, l2=l2, tol=1e-10)
 
 
 def regret(w: np.ndarray, feats: list[np.ndarray], rates: list[np.ndarray]) -> tuple[float, float]:

@@ -27,6 +27,7 @@ import numpy as np
 
 import makeenv
 from makeenv.array.agents import Bot
+from makeenv.learn.choices import agreement, fit_softmax
 from makeenv.learn.imitate import Dataset, collect
 
 from . import bots as B
@@ -74,38 +75,6 @@ def decision_table(data: Dataset) -> tuple[np.ndarray, np.ndarray, np.ndarray, n
         shares.append(share / share.sum())
         count += len(actions)
     return np.concatenate(feats), np.concatenate(groups), np.array(chosen), np.concatenate(shares)
-
-
-def fit(x: np.ndarray, groups: np.ndarray, shares: np.ndarray, *, steps: int, l2: float) -> np.ndarray:
-    """Weights minimizing the cross-entropy between a softmax of the rows' scores within each group
-    (``groups`` numbers the rows' decisions 0, 1, ... in order) and the teacher's ``shares``, plus
-    ``l2`` times their squared norm: Newton's method, the problem being convex."""
-    starts = np.flatnonzero(np.r_[True, groups[1:] != groups[:-1]])
-    n = len(starts)
-    w = np.zeros(x.shape[1])
-    target = shares @ x
-    for _ in range(steps):
-        z = x @ w
-        z = z - np.maximum.reduceat(z, starts)[groups]
-        e = np.exp(z)
-        p = e / np.add.reduceat(e, starts)[groups]
-        px = p[:, None] * x
-        mean = np.add.reduceat(px, starts, axis=0)  # each decision's expected features
-        grad = (mean.sum(axis=0) - target) / n + 2 * l2 * w
-        hess = (x.T @ px - mean.T @ mean) / n + 2 * l2 * np.eye(x.shape[1])
-        step = np.linalg.solve(hess, grad)
-        w -= step
-        if np.abs(step).max() < 1e-9:
-            break
-    return w
-
-
-def agreement(w: np.ndarray, x: np.ndarray, groups: np.ndarray, chosen: np.ndarray) -> float:
-    """Share of decisions whose highest-scored row is the teacher's (ties count against)."""
-    z = x @ w
-    starts = np.flatnonzero(np.r_[True, groups[1:] != groups[:-1]])
-    best = np.maximum.reduceat(z, starts)
-    return float(np.mean(z[chosen] >= best[np.arange(len(chosen))] - 1e-12))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -164,7 +133,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     test_x, test_g = x[row_held], groups[row_held]
     test_ids = np.cumsum(np.r_[True, test_g[1:] != test_g[:-1]]) - 1
     test_chosen = np.searchsorted(np.flatnonzero(row_held), chosen[held])
-    w = fit(train_x, train_ids, shares[~row_held], steps=args.steps, l2=args.l2)
+    w = fit_softmax(train_x, train_ids, shares[~row_held], steps=args.steps, l2=args.l2)
     shedder_w = np.zeros(B.NUM_FEATURES)
     shedder_w[B.F_SHEDDER] = 1.0
     print(
@@ -173,7 +142,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{agreement(w, test_x, test_ids, test_chosen):.1%} (held out; the shedder alone "
         f"{agreement(shedder_w, test_x, test_ids, test_chosen):.1%})"
     )
-    w = fit(x, groups, shares, steps=args.steps, l2=args.l2)  # all of it for the file
+    w = fit_softmax(x, groups, shares, steps=args.steps, l2=args.l2)  # all of it for the file
     with open(args.out, "wb") as file:
         np.savez_compressed(file, w=w, meta_decisions=len(chosen), meta_features=B.NUM_FEATURES)
     print(f"wrote {args.out}")
