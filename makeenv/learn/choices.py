@@ -8,6 +8,8 @@ in order). The fits they share live here, in numpy.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 
@@ -69,3 +71,20 @@ def agreement(w: np.ndarray, x: np.ndarray, groups: np.ndarray, chosen: np.ndarr
     z = x @ w
     best = np.maximum.reduceat(z, decision_starts(groups))
     return float(np.mean(z[chosen] >= best - 1e-12))
+
+
+def linear_bot_data(weights: np.ndarray | None, path: Path, count: int, size: int, trainer: str) -> np.ndarray:
+    """A linear scorer's bot data: its ``count`` weights (``weights``, else the ``w`` array of the
+    file ``path`` that ``python -m trainer`` writes), then zeros up to ``size``: the scratch its bot
+    overwrites at every move, so it allocates nothing."""
+    if weights is None:
+        with np.load(path, allow_pickle=False) as archive:
+            weights = np.asarray(archive["w"], dtype=np.float64)
+    if weights.shape != (count,):
+        raise ValueError(
+            f"the level-2 weights must be {count} values, got shape {weights.shape}; retrain them with "
+            f"python -m {trainer}"
+        )
+    data = np.zeros(size)
+    data[:count] = weights
+    return data

@@ -3,8 +3,16 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
-from makeenv.learn.choices import agreement, decision_starts, fit_relative_values, fit_softmax, liking
+from makeenv.learn.choices import (
+    agreement,
+    decision_starts,
+    fit_relative_values,
+    fit_softmax,
+    liking,
+    linear_bot_data,
+)
 
 
 def decisions(seed: int, count: int = 300, features: int = 5):
@@ -49,3 +57,13 @@ def test_agreement_counts_the_decisions_whose_top_row_is_the_teachers():
     chosen = np.array([a + int(np.argmax(x[a:b] @ true)) for a, b in zip(starts, ends, strict=True)])
     assert agreement(true, x, groups, chosen) == 1.0
     assert agreement(-true, x, groups, chosen) < 0.2
+
+
+def test_linear_bot_data_is_the_weights_then_a_zeroed_scratch(tmp_path):
+    path = tmp_path / "level2_weights.npz"
+    np.savez_compressed(path, w=np.array([1.0, -2.0, 0.5]))
+    data = linear_bot_data(None, path, 3, 10, "my_game.train_level2")
+    assert data.dtype == np.float64 and data.tolist() == [1.0, -2.0, 0.5] + [0.0] * 7
+    assert linear_bot_data(np.ones(3), path, 3, 5, "my_game.train_level2").tolist() == [1.0, 1.0, 1.0, 0.0, 0.0]
+    with pytest.raises(ValueError, match=r"must be 4 values, got shape \(3,\); retrain them with python -m my_game"):
+        linear_bot_data(None, path, 4, 10, "my_game.train_level2")

@@ -32,6 +32,7 @@ import numpy as np
 from numba import njit
 
 from makeenv.array.agents import Bot
+from makeenv.learn.choices import linear_bot_data
 
 from .logic import (
     B_CARDS,
@@ -664,17 +665,7 @@ def decision_rows(state, data):
 
 def learned_data(weights: np.ndarray | None = None) -> np.ndarray:
     """The level-2 bot's data: its weights (default: ``level2_weights.npz``'s) and the scratch."""
-    if weights is None:
-        with np.load(WEIGHTS_FILE, allow_pickle=False) as archive:
-            weights = np.asarray(archive["w"], dtype=np.float64)
-    if weights.shape != (NUM_FEATURES,):
-        raise ValueError(
-            f"the level-2 weights must be {NUM_FEATURES} values, got shape {weights.shape}; retrain them with "
-            "python -m makeenv.games.century.train_level2"
-        )
-    data = np.zeros(LEARNED_DATA_SIZE)
-    data[:NUM_FEATURES] = weights
-    return data
+    return linear_bot_data(weights, WEIGHTS_FILE, NUM_FEATURES, LEARNED_DATA_SIZE, "makeenv.games.century.train_level2")
 
 
 def greedy_weights() -> np.ndarray:

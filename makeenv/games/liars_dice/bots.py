@@ -28,6 +28,7 @@ import numpy as np
 from numba import njit
 
 from makeenv.array.agents import Bot
+from makeenv.learn.choices import linear_bot_data
 
 from .logic import (
     E_BID,
@@ -510,17 +511,9 @@ def decision_rows(state, data):
 
 def learned_data(weights: np.ndarray | None = None) -> np.ndarray:
     """The level-2 bot's data: its weights (default: ``level2_weights.npz``'s) and the scratch."""
-    if weights is None:
-        with np.load(WEIGHTS_FILE, allow_pickle=False) as archive:
-            weights = np.asarray(archive["w"], dtype=np.float64)
-    if weights.shape != (NUM_WEIGHTS,):
-        raise ValueError(
-            f"the level-2 weights must be {NUM_WEIGHTS} values, got shape {weights.shape}; retrain them with "
-            "python -m makeenv.games.liars_dice.train_level2"
-        )
-    data = np.zeros(LEARNED_DATA_SIZE)
-    data[:NUM_WEIGHTS] = weights
-    return data
+    return linear_bot_data(
+        weights, WEIGHTS_FILE, NUM_WEIGHTS, LEARNED_DATA_SIZE, "makeenv.games.liars_dice.train_level2"
+    )
 
 
 LEVELS: dict[int, Any] = {1: odds_bidder, 3: rollout_searcher}
