@@ -306,9 +306,12 @@ def test_a_level_bot_as_the_agent_is_played_by_the_loop_of_the_levels(env):
 def test_the_random_agents_data_is_kept_whatever_its_type(env):
     """The built-in random agent ignores its data: one compiled loop whatever is passed, and the
     caller's data comes back as it was."""
+    from makeenv.array import runner
+
     for data in (None, 0.5, np.arange(3.0)):
         results = env.evaluate("random", 50, data, level=2, seed=1)
         assert results.agent_data is data
+    assert len(runner.make_plan(env, "random", 2).module.n_games.signatures) == 1
 
 
 def test_numba_agent_changing_data_type_or_returning_an_array(env):
