@@ -35,79 +35,48 @@ from makeenv.array.agents import Bot
 from makeenv.learn.choices import linear_bot_data
 
 from .logic import (
-    B_CARDS,
-    B_GOLD,
-    B_HAND,
-    B_POINTS,
-    B_SILVER,
-    B_SPICES,
     BUY,
     CARAVAN,
     CARD_GAIN,
     CARD_PAY,
     CARD_UPGRADES,
     DISCARD,
-    E_COUNT,
     E_GOLD,
-    E_MDECK_LEFT,
-    E_PDECK_LEFT,
     E_PENDING,
     E_PHASE,
-    E_PLACED,
     E_PLAYERS,
-    E_POINT_GONE,
     E_POINT_ROW,
     E_RESULT,
     E_ROW,
-    E_ROW_SPICES,
     E_SILVER,
     E_TO_MOVE,
     ENV_SIZE,
     GOLD_POINTS,
     IN_HAND,
     MAIN,
-    MAX_PLAYERS,
-    MIN_PLAYERS,
     NUM_ACTIONS,
     NUM_MERCHANT,
-    NUM_POINT,
     NUM_SPICES,
     P_CARDS,
-    P_GOLD,
     P_HAND,
     P_POINTS,
-    P_SILVER,
     P_SPICES,
     PLACE,
     PLAY,
     PLAYED,
-    POINT_BLOCK,
     POINT_COST,
     POINT_ROW,
     POINT_VALUE,
     REPEAT,
     REST,
-    ROW,
-    ROW_BLOCK,
-    S_COUNT,
-    S_GOLD,
-    S_PENDING,
-    S_PLACED,
-    S_PLAYERS,
-    S_POINT_GONE,
-    S_POINT_ROW,
-    S_ROW,
-    S_ROW_SPICES,
     S_SEAT,
-    S_SEATS,
-    S_SILVER,
-    SEAT_BLOCK,
     SILVER_POINTS,
     SPICE,
     STOP,
     TAKE,
     UPGRADE,
     can_pay,
+    fill_public,
     getPlayerState,
     isValidAction,
     player_base,
@@ -307,49 +276,6 @@ D_CHILD = D_ENV + ENV_SIZE  # a first move's turn played out
 D_INNER = D_CHILD + ENV_SIZE  # a move inside that turn, tried
 D_FEATURES = D_INNER + ENV_SIZE  # the features of the move being scored
 LEARNED_DATA_SIZE = D_FEATURES + NUM_FEATURES
-
-
-@njit(cache=True)
-def fill_env(state, env):
-    """``env`` overwritten with ``state`` as the referee's view, its player to move, both decks
-    empty (``sampleEnv`` without the shuffled decks, allocating nothing)."""
-    n = min(max(int(state[S_PLAYERS]), MIN_PLAYERS), MAX_PLAYERS)
-    me = min(max(int(state[S_SEAT]), 0), n - 1)
-    env[:] = 0.0
-    env[E_PLAYERS] = n
-    env[E_RESULT] = -1.0
-    env[E_TO_MOVE] = me
-    phase = state_phase(state)
-    env[E_PHASE] = phase if phase > 0 else MAIN
-    if phase > 0:
-        env[E_PENDING] = max(state[S_PENDING] - 1.0, 0.0)
-        env[E_COUNT] = state[S_COUNT]
-        env[E_PLACED] = state[S_PLACED]
-    env[E_GOLD] = state[S_GOLD]
-    env[E_SILVER] = state[S_SILVER]
-    for k in range(ROW):
-        env[E_ROW + k] = state[S_ROW + k * ROW_BLOCK] - 1.0
-        for s in range(NUM_SPICES):
-            env[E_ROW_SPICES + k * NUM_SPICES + s] = state[S_ROW_SPICES + k * NUM_SPICES + s]
-    for k in range(POINT_ROW):
-        env[E_POINT_ROW + k] = state[S_POINT_ROW + k * POINT_BLOCK] - 1.0
-    for c in range(NUM_POINT):
-        env[E_POINT_GONE + c] = state[S_POINT_GONE + c]
-    for rel in range(n):
-        src = S_SEATS + rel * SEAT_BLOCK
-        dst = player_base((me + rel) % n)
-        for s in range(NUM_SPICES):
-            env[dst + P_SPICES + s] = state[src + B_SPICES + s]
-        env[dst + P_POINTS] = state[src + B_POINTS]
-        env[dst + P_CARDS] = state[src + B_CARDS]
-        env[dst + P_GOLD] = state[src + B_GOLD]
-        env[dst + P_SILVER] = state[src + B_SILVER]
-        for c in range(NUM_MERCHANT):
-            held = state[src + B_HAND + c]
-            if held == IN_HAND or held == PLAYED:
-                env[dst + P_HAND + c] = held
-    env[E_MDECK_LEFT] = 0.0
-    env[E_PDECK_LEFT] = 0.0
 
 
 @njit(cache=True)
@@ -603,7 +529,7 @@ def learned_action(state, data) -> int:
     child = data[D_CHILD : D_CHILD + ENV_SIZE]
     inner = data[D_INNER : D_INNER + ENV_SIZE]
     out = data[D_FEATURES : D_FEATURES + NUM_FEATURES]
-    fill_env(state, env)
+    fill_public(state, env)
     if phase != MAIN:
         return inner_move_into(env, me, inner)
     buy = learned_buy(env, me)
@@ -642,7 +568,7 @@ def decision_rows(state, data):
     env = data[D_ENV : D_ENV + ENV_SIZE]
     child = data[D_CHILD : D_CHILD + ENV_SIZE]
     inner = data[D_INNER : D_INNER + ENV_SIZE]
-    fill_env(state, env)
+    fill_public(state, env)
     if learned_buy(env, me) >= 0:
         return actions, rows
     progress = game_progress(env)

@@ -645,12 +645,12 @@ def getReward(state) -> int:
 
 
 @njit(cache=True)
-def sampleEnv(state):
-    """An env consistent with ``state``, its player to move: everything is public except the order
-    of the two decks, which are the cards the state does not show, shuffled."""
+def fill_public(state, env):
+    """``env`` overwritten with all that ``state`` shows, in the referee's terms: its player to move,
+    both decks empty (allocates nothing; ``sampleEnv`` adds the decks)."""
     n = min(max(int(state[S_PLAYERS]), MIN_PLAYERS), MAX_PLAYERS)
     me = min(max(int(state[S_SEAT]), 0), n - 1)
-    env = np.zeros(ENV_SIZE, dtype=np.float64)
+    env[:] = 0.0
     env[E_PLAYERS] = n
     env[E_RESULT] = -1.0
     env[E_TO_MOVE] = me
@@ -663,24 +663,14 @@ def sampleEnv(state):
         env[E_PLACED] = state[S_PLACED]
     env[E_GOLD] = state[S_GOLD]
     env[E_SILVER] = state[S_SILVER]
-    seen = np.zeros(NUM_MERCHANT, dtype=np.bool_)
     for k in range(ROW):
-        card = int(state[S_ROW + k * ROW_BLOCK]) - 1
-        env[E_ROW + k] = card
-        if card >= 0:
-            seen[card] = True
+        env[E_ROW + k] = int(state[S_ROW + k * ROW_BLOCK]) - 1
         for s in range(NUM_SPICES):
             env[E_ROW_SPICES + k * NUM_SPICES + s] = state[S_ROW_SPICES + k * NUM_SPICES + s]
-    gone = np.zeros(NUM_POINT, dtype=np.bool_)
     for k in range(POINT_ROW):
-        card = int(state[S_POINT_ROW + k * POINT_BLOCK]) - 1
-        env[E_POINT_ROW + k] = card
-        if card >= 0:
-            gone[card] = True
+        env[E_POINT_ROW + k] = int(state[S_POINT_ROW + k * POINT_BLOCK]) - 1
     for c in range(NUM_POINT):
         env[E_POINT_GONE + c] = state[S_POINT_GONE + c]
-        if state[S_POINT_GONE + c] > 0.5:
-            gone[c] = True
     for rel in range(n):
         seat = (me + rel) % n
         src = S_SEATS + rel * SEAT_BLOCK
@@ -695,12 +685,34 @@ def sampleEnv(state):
             held = state[src + B_HAND + c]
             if held == IN_HAND or held == PLAYED:
                 env[dst + P_HAND + c] = held
-                seen[c] = True
         if state[S_TO_MOVE + rel] > 0.5:
             env[E_TO_MOVE] = seat
         if state[S_WINNERS + rel] > 0.5:
             env[E_WINNERS + seat] = 1.0
             env[E_RESULT] = seat
+
+
+@njit(cache=True)
+def sampleEnv(state):
+    """An env consistent with ``state``, its player to move: everything is public except the order
+    of the two decks, which are the cards the state does not show, shuffled."""
+    env = np.empty(ENV_SIZE, dtype=np.float64)
+    fill_public(state, env)
+    seen = np.zeros(NUM_MERCHANT, dtype=np.bool_)  # merchant cards in the row or in a hand
+    for k in range(ROW):
+        if env[E_ROW + k] >= 0:
+            seen[int(env[E_ROW + k])] = True
+    for seat in range(int(env[E_PLAYERS])):
+        for c in range(NUM_MERCHANT):
+            if env[player_base(seat) + P_HAND + c] != 0.0:
+                seen[c] = True
+    gone = np.zeros(NUM_POINT, dtype=np.bool_)  # point cards in the row or taken
+    for k in range(POINT_ROW):
+        if env[E_POINT_ROW + k] >= 0:
+            gone[int(env[E_POINT_ROW + k])] = True
+    for c in range(NUM_POINT):
+        if env[E_POINT_GONE + c] > 0.5:
+            gone[c] = True
     left = 0
     for c in range(NUM_MERCHANT):
         if not seen[c] and left < MERCHANT_DECK:
