@@ -56,7 +56,8 @@ def setup_env(game: str, players: int) -> Any:
 
 def clickable_actions(svg: ET.Element) -> list[int]:
     """The actions of the elements a drawing marks with ``data-action``, sorted (repeats kept)."""
-    return sorted(int(e.get("data-action")) for e in svg.iter() if e.get("data-action") is not None)
+    marked = (e.get("data-action") for e in svg.iter())
+    return sorted(int(action) for action in marked if action is not None)
 
 
 def openspiel_random_outcomes(game: Any, games: int, seed: int) -> tuple[np.ndarray, float]:
