@@ -220,14 +220,15 @@ def getValidActions(state):
 
 
 @njit(cache=True)
-def stepEnv(action, env):
-    """Play ``action`` for the player to move (an action that is not valid leaves env unchanged)."""
+def apply_action(action, env):
+    """``stepEnv``'s work, returning nothing: play ``action`` for the player to move (an action that
+    is not valid leaves env unchanged)."""
     if action < 0 or action >= NUM_ACTIONS or env[E_WINNER] >= 0.0:
-        return env
+        return
     player = int(env[E_PLAYER])
     mine = BLACK_PIECE if player == BLACK else WHITE_PIECE
     if not step_allowed(env, E_BOARD, action, player, mine):
-        return env
+        return
     square = action // NUM_STEPS
     target = TARGET[player, action]
     opponent = 1 - player
@@ -242,6 +243,13 @@ def stepEnv(action, env):
     env[E_MOVES] += 1.0
     env[E_LAST_FROM] = square
     env[E_LAST_TO] = target
+
+
+# inlined into its callers (the runner's loop, an agent) as a shell whose work returns nothing: a
+# call returning the env costs reference counts (atomic operations) at every step
+@njit(cache=True, inline="always")
+def stepEnv(action, env):
+    apply_action(action, env)
     return env
 
 
