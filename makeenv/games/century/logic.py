@@ -31,8 +31,6 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from makeenv.array.numba_helpers import new_values
-
 
 def _load_cards() -> tuple:
     """``cards.json`` as arrays: merchant pay, gain and upgrades; point-card cost and points;
@@ -276,10 +274,10 @@ def zero_values(dst, at, count):
         to[i] = 0.0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def getPlayerState(env, player):
-    # every value is written below: the state is built once per move
-    state = new_values(STATE_SIZE)
+    # np.empty with every value written below: the state is built once per move
+    state = np.empty(STATE_SIZE, dtype=np.float64)
     n = int(env[E_PLAYERS])
     over = env[E_RESULT] >= 0.0
     to_move = int(env[E_TO_MOVE])
@@ -337,7 +335,7 @@ def getPlayerState(env, player):
     return state
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def getAgentState(env):
     return getPlayerState(env, int(env[E_TO_MOVE]))
 
@@ -400,14 +398,14 @@ def valid_in_phase(state, phase, action) -> bool:
     return UPGRADE <= action < NUM_ACTIONS and state[me + action - UPGRADE] > 0.5  # RAISE
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def isValidAction(state, action) -> bool:
     if action < 0 or action >= NUM_ACTIONS:
         return False
     return valid_in_phase(state, state_phase(state), action)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def getValidActions(state):
     """``valid_in_phase`` for every action, written out per phase so that each reads its fields
     once (tests/games/test_century.py and ``makeenv check`` compare the two)."""
@@ -616,9 +614,10 @@ def apply_action(action, env):
             end_turn(env)
 
 
-# getPlayerState, getAgentState, isValidAction, getValidActions and stepEnv are inlined into their
-# callers (the runner's loop, an agent), stepEnv as a shell whose work returns nothing: a call, and
-# an env returned, each cost reference counts (atomic operations) at every step: 5-7% of a game
+# inlined into its callers (the runner's loop, an agent, the bots) as a shell whose work returns
+# nothing: a call returning the env costs reference counts (atomic operations) at every step. (The
+# state and validity functions inlined too made games 8-11% faster but the first run's compile 1.4 s
+# longer, over 10 s: they stay calls.)
 @njit(cache=True, inline="always")
 def stepEnv(action, env):
     apply_action(action, env)
