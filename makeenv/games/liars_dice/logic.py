@@ -17,8 +17,9 @@ The array layouts are documented in this folder's README.md (and repeated beside
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
+
+from makeenv.array.numba_helpers import new_values, uniform
 
 # ---- the game's sizes ------------------------------------------------------------------------
 NUM_PLAYERS = 2
@@ -58,13 +59,13 @@ STATE_SIZE = 80
 MINE, THEIRS = 1.0, 2.0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def bid_quantity(bid) -> int:
     """How many dice a bid claims (bid numbers start at 0 for "1-1")."""
     return bid // FACES + 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def bid_face(bid) -> int:
     """The face (1..6) a bid names."""
     return bid % FACES + 1
@@ -90,12 +91,14 @@ def initEnv(dice=1):
     """A new game with ``dice`` dice per player, rolled and sorted ascending (as OpenSpiel does)."""
     if dice < 1 or dice > MAX_DICE:
         raise ValueError("LiarsDice: dice per player must be 1..5")
-    env = np.zeros(ENV_SIZE, dtype=np.float64)
+    env = new_values(ENV_SIZE)
+    for k in range(ENV_SIZE):
+        env[k] = 0.0
     env[E_DICE_COUNT] = dice
     for p in range(NUM_PLAYERS):
         start = E_DICE + MAX_DICE * p
         for i in range(dice):
-            face = int(np.random.random() * FACES) + 1.0
+            face = float(int(uniform() * FACES) + 1)
             # insertion sort: keep this player's dice ascending
             j = i
             while j > 0 and env[start + j - 1] > face:
@@ -118,35 +121,34 @@ def getCurrentPlayer(env) -> int:
 # inlined into their callers (the runner, an agent): a call of their own costs a game 9-15%
 @njit(cache=True, inline="always")
 def getPlayerState(env, player):
-    state = np.zeros(STATE_SIZE, dtype=np.float64)
+    state = new_values(STATE_SIZE)
+    for k in range(STATE_SIZE):  # cleared in the caller's code (np.zeros is a call of its own)
+        state[k] = 0.0
     dice = int(env[E_DICE_COUNT])
-    other = 1 - player
-    over = env[E_WINNER] >= 0.0
+    winner = env[E_WINNER]
+    over = winner >= 0.0
+    shown = 1.0 if over else 0.0
+    mine = E_DICE + MAX_DICE * player
+    theirs = E_DICE + MAX_DICE * (1 - player)
     for i in range(dice):
-        state[S_MY_DICE + int(env[E_DICE + MAX_DICE * player + i]) - 1] += 1.0
-        if over:
-            state[S_THEIR_DICE + int(env[E_DICE + MAX_DICE * other + i]) - 1] += 1.0
-    state[S_DICE_COUNT] = dice
-    last = int(env[E_BID])
+        state[S_MY_DICE + int(env[mine + i]) - 1] += 1.0
+        state[S_THEIR_DICE + int(env[theirs + i]) - 1] += shown
+    state[S_DICE_COUNT] = env[E_DICE_COUNT]
+    last = env[E_BID]
     state[S_BID] = last + 1.0
-    for b in range(last + 1):
+    # E_MADE_BY holds 1 + the bidder (0 for a bid not made): player 0 sees it as it is, player 1
+    # with MINE and THEIRS swapped (selects: whose bid it was is random)
+    swap = player == 1
+    for b in range(int(last) + 1):
         made_by = env[E_MADE_BY + b]
-        if made_by == player + 1.0:
-            state[S_BIDS + b] = MINE
-        elif made_by == other + 1.0:
-            state[S_BIDS + b] = THEIRS
-    if over:
-        state[S_OVER] = 1.0
-        if env[E_CALLER] == player:
-            state[S_I_CALLED] = 1.0
-        else:
-            state[S_THEY_CALLED] = 1.0
-        if env[E_WINNER] == player:
-            state[S_WON] = 1.0
-        else:
-            state[S_LOST] = 1.0
-    elif env[E_PLAYER] == player:
-        state[S_MY_TURN] = 1.0
+        state[S_BIDS + b] = 3.0 - made_by if swap & (made_by > 0.0) else made_by
+    caller = env[E_CALLER]
+    state[S_MY_TURN] = 1.0 if (not over) & (env[E_PLAYER] == player) else 0.0
+    state[S_I_CALLED] = 1.0 if over & (caller == player) else 0.0
+    state[S_THEY_CALLED] = 1.0 if over & (caller != player) else 0.0
+    state[S_OVER] = shown
+    state[S_WON] = 1.0 if over & (winner == player) else 0.0
+    state[S_LOST] = 1.0 if over & (winner != player) else 0.0
     return state
 
 
@@ -155,7 +157,7 @@ def getAgentState(env):
     return getPlayerState(env, int(env[E_PLAYER]))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _bid_limits(state):
     """(first bid one may make, number of bids in play, whether Liar may be called), read safely."""
     dice = state[S_DICE_COUNT]
@@ -172,29 +174,27 @@ def _bid_limits(state):
 def getValidActions(state):
     """Every bid above the last one (up to the number of dice on the table), and Liar once a bid
     stands; action 0 alone once the game is over (the final turn)."""
-    valid = np.zeros(NUM_ACTIONS, dtype=np.float64)
-    if state[S_OVER] == 1.0:
-        valid[0] = 1.0
-        return valid
+    valid = new_values(NUM_ACTIONS)  # every value written once, with selects
     first, top, can_call = _bid_limits(state)
-    for b in range(first, top):
-        valid[b] = 1.0
-    if can_call:
-        valid[LIAR] = 1.0
+    running = state[S_OVER] != 1.0
+    for b in range(NUM_BIDS):
+        valid[b] = 1.0 if running & (b >= first) & (b < top) else 0.0
+    valid[LIAR] = 1.0 if running & can_call else 0.0
+    valid[0] += 0.0 if running else 1.0
     return valid
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def isValidAction(state, action) -> bool:
+    first, top, can_call = _bid_limits(state)
     if state[S_OVER] == 1.0:
         return action == 0  # a finished game offers action 0 alone (the final turn)
-    first, top, can_call = _bid_limits(state)
     if action == LIAR:
         return can_call
     return action >= first and action < top
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def count_matches(env, face) -> int:
     """How many dice on the table show ``face`` or a (wild) six."""
     dice = int(env[E_DICE_COUNT])
@@ -208,7 +208,8 @@ def count_matches(env, face) -> int:
 
 
 @njit(cache=True)
-def stepEnv(action, env):
+def apply_action(action, env):
+    """``stepEnv``'s work, returning nothing (see ``stepEnv``)."""
     player = int(env[E_PLAYER])
     if action == LIAR:
         bid = int(env[E_BID])
@@ -217,12 +218,19 @@ def stepEnv(action, env):
             env[E_WINNER] = env[E_BIDDER]
         else:
             env[E_WINNER] = player
-        return env
-    env[E_BID] = action
-    env[E_BIDDER] = player
-    env[E_MADE_BY + action] = player + 1.0
-    env[E_MOVES] += 1.0
-    env[E_PLAYER] = 1 - player
+    else:
+        env[E_BID] = action
+        env[E_BIDDER] = player
+        env[E_MADE_BY + action] = player + 1.0
+        env[E_MOVES] += 1.0
+        env[E_PLAYER] = 1 - player
+
+
+# inlined into its callers (the runner's loop, an agent) as a shell whose work returns nothing: a
+# call returning the env costs reference counts (atomic operations) at every step
+@njit(cache=True, inline="always")
+def stepEnv(action, env):
+    apply_action(action, env)
     return env
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from makeenv.array.numba_helpers import new_values
+from makeenv.array.numba_helpers import copy_values, new_values
 
 # ---- board and actions ---------------------------------------------------------------------------
 SIZE = 3  # rows and columns
@@ -75,12 +75,8 @@ def getCurrentPlayer(env) -> int:
 @njit(cache=True, inline="always")
 def getPlayerState(env, player):
     state = new_values(STATE_SIZE)
-    mine = E_MARKS + CELLS * player
-    theirs = E_MARKS + CELLS * (1 - player)
-    for cell in range(CELLS):
-        state[S_MINE + cell] = env[mine + cell]
-    for cell in range(CELLS):
-        state[S_THEIRS + cell] = env[theirs + cell]
+    copy_values(state, S_MINE, env, E_MARKS + CELLS * player, CELLS)
+    copy_values(state, S_THEIRS, env, E_MARKS + CELLS * (1 - player), CELLS)
     winner = env[E_WINNER]
     running = winner < 0.0
     state[S_MY_TURN] = 1.0 if running and env[E_PLAYER] == player else 0.0
@@ -96,7 +92,7 @@ def getAgentState(env):
     return getPlayerState(env, int(env[E_PLAYER]))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def isValidAction(state, action) -> bool:
     if action < 0 or action >= CELLS:
         return False
