@@ -21,6 +21,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from makeenv.array.numba_helpers import fill_values, new_values, uniform
+
 # ---- the game's sizes ------------------------------------------------------------------------
 NUM_PLAYERS = 2
 NUM_CARDS = 13  # cards 1..13; action k bids the card of value k + 1
@@ -79,17 +81,17 @@ def getAgentSize() -> int:
 @njit(cache=True)
 def initEnv():
     """A new game: full hands, a shuffled prize deck, no bids."""
-    env = np.empty(ENV_SIZE, dtype=np.float64)
-    env[:E_PRIZES] = 0.0
+    env = new_values(ENV_SIZE)
+    fill_values(env, 0, E_PRIZES, 0.0)
     env[E_BIDS] = -1.0
     env[E_BIDS + 1] = -1.0
     env[E_WINNER] = -1.0
     for r in range(NUM_CARDS):  # inside-out Fisher-Yates: a uniformly shuffled prize deck
-        j = int(np.random.random() * (r + 1))
+        j = int(uniform() * (r + 1))
         env[E_PRIZES + r] = env[E_PRIZES + j]
         env[E_PRIZES + j] = r
-    env[E_HANDS:E_HISTORY] = 1.0
-    env[E_HISTORY:] = -1.0
+    fill_values(env, E_HANDS, E_HISTORY - E_HANDS, 1.0)
+    fill_values(env, E_HISTORY, ENV_SIZE - E_HISTORY, -1.0)
     return env
 
 
@@ -98,9 +100,12 @@ def getCurrentPlayer(env) -> int:
     return int(env[E_PLAYER])
 
 
-@njit(cache=True)
+# getPlayerState, getAgentState, getValidActions and isValidAction run at every step: inlined
+# into their callers (the runner, an agent), they save a call and its reference counting
+@njit(cache=True, inline="always")
 def getPlayerState(env, player):
-    state = np.zeros(STATE_SIZE, dtype=np.float64)
+    state = new_values(STATE_SIZE)
+    fill_values(state, 0, STATE_SIZE, 0.0)  # cleared in the caller's code (np.zeros is a call)
     other = 1 - player
     rounds = int(env[E_ROUND])
     mine = E_HANDS + NUM_CARDS * player
@@ -138,15 +143,15 @@ def getPlayerState(env, player):
     return state
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def getAgentState(env):
     return getPlayerState(env, int(env[E_PLAYER]))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def getValidActions(state):
     """The cards in my hand; action 0 alone once the game is over (the final turn)."""
-    valid = np.empty(NUM_ACTIONS, dtype=np.float64)
+    valid = new_values(NUM_ACTIONS)
     over = state[S_OVER] == 1.0
     running = not over
     for k in range(NUM_CARDS):  # `&`, not branches: the cards left in a hand are random
@@ -155,7 +160,7 @@ def getValidActions(state):
     return valid
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def isValidAction(state, action) -> bool:
     if action < 0 or action >= NUM_CARDS:
         return False
@@ -169,10 +174,8 @@ def _settle_round(env, bid0, bid1):
     """Both bids are in: award (or discard) the prize, spend the cards, record the round."""
     r = int(env[E_ROUND])
     value = env[E_PRIZES + r] + 1.0
-    if bid0 > bid1:
-        env[E_POINTS] += value
-    elif bid1 > bid0:
-        env[E_POINTS + 1] += value
+    env[E_POINTS] += value if bid0 > bid1 else 0.0  # selects: which bid is higher is random
+    env[E_POINTS + 1] += value if bid1 > bid0 else 0.0
     env[E_HANDS + bid0] = 0.0
     env[E_HANDS + NUM_CARDS + bid1] = 0.0
     env[E_HISTORY + 2 * r] = bid0
@@ -190,11 +193,12 @@ def _last_card(env, player) -> int:
 
 
 @njit(cache=True)
-def stepEnv(action, env):
+def apply_action(action, env):
+    """``stepEnv``'s work, returning nothing (see ``stepEnv``)."""
     if env[E_PLAYER] == 0.0:
         env[E_BIDS] = action
         env[E_PLAYER] = 1.0
-        return env
+        return
     _settle_round(env, int(env[E_BIDS]), action)
     env[E_BIDS] = -1.0
     env[E_PLAYER] = 0.0
@@ -206,6 +210,13 @@ def stepEnv(action, env):
             env[E_WINNER] = 1.0
         else:
             env[E_WINNER] = DRAW
+
+
+# inlined into its callers (the runner's loop, an agent) as a shell whose work returns nothing: a
+# call returning the env costs reference counts (atomic operations) at every step
+@njit(cache=True, inline="always")
+def stepEnv(action, env):
+    apply_action(action, env)
     return env
 
 

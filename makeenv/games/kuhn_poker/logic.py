@@ -17,6 +17,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from makeenv.array.numba_helpers import new_values, uniform
+
 # ---- actions and cards -----------------------------------------------------------------------
 PASS, BET = 0, 1
 ACTION_NAMES = ("Pass", "Bet")
@@ -69,22 +71,25 @@ def getAgentSize() -> int:
 @njit(cache=True)
 def dealEnv(card0, card1):
     """A new hand with player 0 holding ``card0`` and player 1 ``card1`` (0 Jack .. 2 King)."""
-    env = np.zeros(ENV_SIZE, dtype=np.float64)
+    env = new_values(ENV_SIZE)
+    env[E_PLAYER] = 0.0
     env[E_CARD] = card0
     env[E_CARD + 1] = card1
+    env[E_MOVES] = 0.0
     for k in range(MAX_MOVES):
         env[E_HISTORY + k] = -1.0
     env[E_CHIPS] = 1.0
     env[E_CHIPS + 1] = 1.0
     env[E_WINNER] = -1.0
+    env[E_SHOWDOWN] = 0.0
     return env
 
 
 @njit(cache=True)
 def initEnv():
     """A new hand: two different cards dealt at random (the 6 deals are equally likely)."""
-    card0 = int(np.random.random() * NUM_CARDS)
-    card1 = (card0 + 1 + int(np.random.random() * (NUM_CARDS - 1))) % NUM_CARDS
+    card0 = int(uniform() * NUM_CARDS)
+    card1 = (card0 + 1 + int(uniform() * (NUM_CARDS - 1))) % NUM_CARDS
     return dealEnv(card0, card1)
 
 
@@ -106,9 +111,13 @@ def getCurrentPlayer(env) -> int:
     return int(env[E_PLAYER])
 
 
-@njit(cache=True)
+# getPlayerState, getAgentState, getValidActions and isValidAction run at every step: inlined
+# into their callers (the runner, an agent), they save a call and its reference counting
+@njit(cache=True, inline="always")
 def getPlayerState(env, player):
-    state = np.zeros(STATE_SIZE, dtype=np.float64)
+    state = new_values(STATE_SIZE)
+    for k in range(STATE_SIZE):  # cleared in the caller's code (np.zeros is a call of its own)
+        state[k] = 0.0
     opponent = 1 - player
     state[S_CARD + int(env[E_CARD + player])] = 1.0
     state[S_SEAT + player] = 1.0
@@ -131,24 +140,21 @@ def getPlayerState(env, player):
     return state
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def getAgentState(env):
     return getPlayerState(env, int(env[E_PLAYER]))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def getValidActions(state):
     """Pass and Bet while the hand runs; action 0 alone once it is over (the final turn)."""
-    valid = np.zeros(NUM_ACTIONS, dtype=np.float64)
-    if state[S_OVER] > 0.5:
-        valid[0] = 1.0
-        return valid
+    valid = new_values(NUM_ACTIONS)
     valid[PASS] = 1.0
-    valid[BET] = 1.0
+    valid[BET] = 0.0 if state[S_OVER] > 0.5 else 1.0
     return valid
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def isValidAction(state, action) -> bool:
     if state[S_OVER] > 0.5:
         return action == 0  # a finished game offers action 0 alone (the final turn)
@@ -156,7 +162,8 @@ def isValidAction(state, action) -> bool:
 
 
 @njit(cache=True)
-def stepEnv(action, env):
+def apply_action(action, env):
+    """``stepEnv``'s work, returning nothing (see ``stepEnv``)."""
     player = int(env[E_PLAYER])
     opponent = 1 - player
     moves = int(env[E_MOVES])
@@ -175,6 +182,13 @@ def stepEnv(action, env):
         _showdown(env)
     else:
         env[E_PLAYER] = opponent
+
+
+# inlined into its callers (the runner's loop, an agent) as a shell whose work returns nothing: a
+# call returning the env costs reference counts (atomic operations) at every step
+@njit(cache=True, inline="always")
+def stepEnv(action, env):
+    apply_action(action, env)
     return env
 
 
@@ -198,10 +212,13 @@ def getReward(state) -> int:
     return 0
 
 
-@njit(cache=True)
+# inlined into the runner's settling of every game (a short game: a call is a good part of it)
+@njit(cache=True, inline="always")
 def getReturns(env):
     """Chips won (+) or lost (-) by each player: the loser loses what it put in the pot."""
-    returns = np.zeros(NUM_PLAYERS, dtype=np.float64)
+    returns = new_values(NUM_PLAYERS)
+    returns[0] = 0.0
+    returns[1] = 0.0
     winner = int(env[E_WINNER])
     if winner >= 0:
         lost = env[E_CHIPS + 1 - winner]

@@ -20,6 +20,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from makeenv.array.numba_helpers import new_values, uniform
+
 # ---- actions and cards -----------------------------------------------------------------------
 FOLD, CALL, RAISE = 0, 1, 2
 ACTION_NAMES = ("Fold", "Call", "Raise")
@@ -80,7 +82,9 @@ def getAgentSize() -> int:
 @njit(cache=True)
 def dealEnv(card0, card1, public):
     """A new hand: player 0 holds ``card0``, player 1 ``card1``; ``public`` is dealt face down."""
-    env = np.zeros(ENV_SIZE, dtype=np.float64)
+    env = new_values(ENV_SIZE)
+    for k in range(E_SEQUENCE):
+        env[k] = 0.0
     env[E_CARD] = card0
     env[E_CARD + 1] = card1
     env[E_PUBLIC] = public
@@ -89,17 +93,18 @@ def dealEnv(card0, card1, public):
     env[E_CHIPS] = 1.0
     env[E_CHIPS + 1] = 1.0
     env[E_WINNER] = -1.0
+    env[E_SHOWDOWN] = 0.0
     return env
 
 
 @njit(cache=True)
 def initEnv():
     """A new hand: three different cards dealt at random (the 120 deals are equally likely)."""
-    card0 = int(np.random.random() * NUM_CARDS)
-    card1 = int(np.random.random() * (NUM_CARDS - 1))
+    card0 = int(uniform() * NUM_CARDS)
+    card1 = int(uniform() * (NUM_CARDS - 1))
     if card1 >= card0:
         card1 += 1
-    public = int(np.random.random() * (NUM_CARDS - 2))
+    public = int(uniform() * (NUM_CARDS - 2))
     if public >= min(card0, card1):  # skip the two dealt cards, lower one first
         public += 1
     if public >= max(card0, card1):
@@ -126,9 +131,13 @@ def getCurrentPlayer(env) -> int:
     return int(env[E_PLAYER])
 
 
-@njit(cache=True)
+# getPlayerState, getAgentState, getValidActions and isValidAction run at every step: inlined
+# into their callers (the runner, an agent), they save a call and its reference counting
+@njit(cache=True, inline="always")
 def getPlayerState(env, player):
-    state = np.zeros(STATE_SIZE, dtype=np.float64)
+    state = new_values(STATE_SIZE)
+    for k in range(STATE_SIZE):  # cleared in the caller's code (np.zeros is a call of its own)
+        state[k] = 0.0
     opponent = 1 - player
     state[S_CARD + int(env[E_CARD + player])] = 1.0
     state[S_SEAT + player] = 1.0
@@ -155,12 +164,12 @@ def getPlayerState(env, player):
     return state
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def getAgentState(env):
     return getPlayerState(env, int(env[E_PLAYER]))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def raises_this_round(state) -> int:
     """Raises made so far in the state's current betting round."""
     start = S_SEQUENCE + 12 if state[S_ROUND] > 0.5 else S_SEQUENCE
@@ -171,22 +180,20 @@ def raises_this_round(state) -> int:
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def getValidActions(state):
     """Call always; Fold when facing a bet; Raise while the round has had fewer than 2 raises."""
-    valid = np.zeros(NUM_ACTIONS, dtype=np.float64)
-    if state[S_OVER] > 0.5:
-        valid[0] = 1.0  # a finished game offers action 0 alone (the final turn)
-        return valid
-    valid[CALL] = 1.0
-    if state[S_THEIR_CHIPS] > state[S_CHIPS]:
-        valid[FOLD] = 1.0
-    if raises_this_round(state) < MAX_RAISES:
-        valid[RAISE] = 1.0
+    valid = new_values(NUM_ACTIONS)  # every value written once, with selects
+    over = state[S_OVER] > 0.5
+    running = not over
+    # a finished game offers action 0 (Fold) alone (the final turn)
+    valid[FOLD] = 1.0 if over | (state[S_THEIR_CHIPS] > state[S_CHIPS]) else 0.0
+    valid[CALL] = 1.0 if running else 0.0
+    valid[RAISE] = 1.0 if running & (raises_this_round(state) < MAX_RAISES) else 0.0
     return valid
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def isValidAction(state, action) -> bool:
     if state[S_OVER] > 0.5:
         return action == 0  # a finished game offers action 0 alone (the final turn)
@@ -200,7 +207,8 @@ def isValidAction(state, action) -> bool:
 
 
 @njit(cache=True)
-def stepEnv(action, env):
+def apply_action(action, env):
+    """``stepEnv``'s work, returning nothing (see ``stepEnv``)."""
     player = int(env[E_PLAYER])
     opponent = 1 - player
     rnd = int(env[E_ROUND])
@@ -221,6 +229,13 @@ def stepEnv(action, env):
     else:  # RAISE
         env[E_CHIPS + player] = env[E_CHIPS + opponent] + (FIRST_RAISE if rnd == 0 else SECOND_RAISE)
         env[E_PLAYER] = opponent
+
+
+# inlined into its callers (the runner's loop, an agent) as a shell whose work returns nothing: a
+# call returning the env costs reference counts (atomic operations) at every step
+@njit(cache=True, inline="always")
+def stepEnv(action, env):
+    apply_action(action, env)
     return env
 
 
@@ -256,10 +271,13 @@ def getReward(state) -> int:
     return 0
 
 
-@njit(cache=True)
+# inlined into the runner's settling of every game (a short game: a call is a good part of it)
+@njit(cache=True, inline="always")
 def getReturns(env):
     """Chips won (+) or lost (-) by each player: the loser loses what it put in; a split pot is 0."""
-    returns = np.zeros(NUM_PLAYERS, dtype=np.float64)
+    returns = new_values(NUM_PLAYERS)
+    returns[0] = 0.0
+    returns[1] = 0.0
     winner = int(env[E_WINNER])
     if winner == 0 or winner == 1:
         lost = env[E_CHIPS + 1 - winner]
