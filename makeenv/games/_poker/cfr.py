@@ -12,8 +12,10 @@ strategy. It works through the array-game contract only:
   whole betting, so equal states are exactly equal information sets).
 
 The walk is numba code taking the game's functions as arguments, so one implementation serves
-every game. Numba compiles it once per game and process (functions passed as arguments keep it
-out of numba's on-disk cache: a few seconds of CPU; the game functions themselves are cached).
+every game. Numba compiles it once per game and process: a few seconds of CPU (the game functions
+themselves are cached). It is not cached on disk: numba's cache index would keep the functions'
+types, and once one of them is gone (a game loaded from a temporary folder, say) saving the index
+fails in every later process ("underlying object has vanished", numba issue #9348).
 ``CFRSolver`` is the Python front::
 
     solver = CFRSolver(makeenv.make("LeducPoker"))
@@ -98,7 +100,7 @@ def find_row(slots, keys, count, state, insert) -> int:
     return row
 
 
-@njit(cache=True)
+@njit  # takes the game's functions: not cached (see the module docstring)
 def _discover(
     env, slots, keys, count, getCurrentPlayer, getAgentState, getValidActions, stepEnv, checkEnded, getReturns
 ) -> bool:
@@ -128,7 +130,7 @@ def _discover(
     return True
 
 
-@njit(cache=True)
+@njit  # takes the game's functions: not cached (see the module docstring)
 def discover_all(
     deals, slots, keys, count, getCurrentPlayer, getAgentState, getValidActions, stepEnv, checkEnded, getReturns
 ) -> bool:
@@ -185,7 +187,7 @@ def average_strategy(sums, valid):
     return probs
 
 
-@njit(cache=True)
+@njit  # takes the game's functions: not cached (see the module docstring)
 def _walk(
     env,
     player,
@@ -271,7 +273,7 @@ def _walk(
     return value
 
 
-@njit(cache=True)
+@njit  # takes the game's functions: not cached (see the module docstring)
 def cfr_iterations(
     deals,
     first_iteration,
