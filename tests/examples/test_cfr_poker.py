@@ -66,3 +66,24 @@ def test_solver_errors_name_the_problem():
         solver.policy(np.zeros(K.STATE_SIZE))
     with pytest.raises(ValueError, match="length 20"):
         solver.policy(np.zeros(3))
+
+
+@pytest.mark.slow
+def test_the_walk_over_a_games_functions_is_not_cached_on_disk(tmp_path):
+    """numba's on-disk index of a function taking other functions keeps their types; once one is
+    gone (a game loaded from a temporary folder), saving that index fails in every later process
+    ("underlying object has vanished", numba #9348). So CFR's walk stays out of the cache, while
+    its helpers and the game's own functions are cached."""
+    import os
+    import subprocess
+
+    cache = tmp_path / "numba_cache"
+    solve = (
+        "import makeenv; from makeenv.games._poker.cfr import CFRSolver; CFRSolver(makeenv.make('KuhnPoker')).run(2)"
+    )
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
+    done = subprocess.run([sys.executable, "-c", solve], env=env, capture_output=True, text=True, timeout=240)
+    assert done.returncode == 0, done.stderr[-2000:]
+    cached = {p.name.split("-")[0] for p in cache.rglob("cfr.*.nbi")}
+    assert "cfr.find_row" in cached and "cfr.regret_matching" in cached, cached
+    assert not cached & {"cfr._discover", "cfr.discover_all", "cfr._walk", "cfr.cfr_iterations"}, cached
