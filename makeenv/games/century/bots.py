@@ -143,30 +143,55 @@ def position_value(env, me) -> float:
 
 
 @njit(cache=True)
-def inner_move(env, me) -> int:
-    """The greedy move inside a turn (putting down, repeating, raising, discarding): the valid one
-    whose result ``position_value`` rates best."""
-    state = getPlayerState(env, me)
-    phase = state_phase(state)
-    if phase == PLACE:  # the cheapest spice
+def env_valid(env, me, a) -> bool:
+    """Whether ``a`` is valid for ``me`` inside a turn (not the main phase) of ``env``."""
+    base = player_base(me)
+    phase = int(env[E_PHASE])
+    if phase == PLACE or phase == DISCARD:
+        return SPICE <= a < STOP and env[base + P_SPICES + a - SPICE] > 0.5
+    if phase == REPEAT:
+        return a == STOP or a == PLAY + int(env[E_PENDING])
+    return UPGRADE <= a < NUM_ACTIONS and env[base + P_SPICES + a - UPGRADE] > 0.5
+
+
+@njit(cache=True)
+def inner_move_into(env, me, scratch) -> int:
+    """The greedy move inside a turn (putting down, repeating, raising, discarding) of ``me``, to
+    move in ``env``: the valid one whose result ``position_value`` rates best, each tried in
+    ``scratch`` (allocates nothing)."""
+    if int(env[E_PHASE]) == PLACE:
+        base = player_base(me)
         for s in range(NUM_SPICES):
-            if isValidAction(state, SPICE + s):
+            if env[base + P_SPICES + s] > 0.5:
                 return SPICE + s
     best, best_value = REST, -1e18
-    for a in range(NUM_ACTIONS):
-        if isValidAction(state, a):
-            child = stepEnv(a, env.copy())
-            value = position_value(child, me)
+    for a in range(PLAY, NUM_ACTIONS):
+        if env_valid(env, me, a):
+            scratch[:] = env
+            stepEnv(a, scratch)
+            value = position_value(scratch, me)
             if value > best_value:
                 best, best_value = a, value
     return best
 
 
 @njit(cache=True)
-def finish_turn(env, me):
-    """Play the rest of ``me``'s turn with ``inner_move``."""
+def finish_turn_into(env, me, scratch):
+    """Play the rest of ``me``'s turn with ``inner_move_into``."""
     while env[E_RESULT] < 0 and int(env[E_TO_MOVE]) == me and env[E_PHASE] != MAIN:
-        stepEnv(inner_move(env, me), env)
+        stepEnv(inner_move_into(env, me, scratch), env)
+
+
+@njit(cache=True)
+def inner_move(env, me) -> int:
+    """``inner_move_into`` with a scratch of its own."""
+    return inner_move_into(env, me, np.empty(ENV_SIZE))
+
+
+@njit(cache=True)
+def finish_turn(env, me):
+    """``finish_turn_into`` with a scratch of its own."""
+    finish_turn_into(env, me, np.empty(ENV_SIZE))
 
 
 @njit(cache=True)
@@ -276,44 +301,6 @@ D_CHILD = D_ENV + ENV_SIZE  # a first move's turn played out
 D_INNER = D_CHILD + ENV_SIZE  # a move inside that turn, tried
 D_FEATURES = D_INNER + ENV_SIZE  # the features of the move being scored
 LEARNED_DATA_SIZE = D_FEATURES + NUM_FEATURES
-
-
-@njit(cache=True)
-def env_valid(env, me, a) -> bool:
-    """Whether ``a`` is valid for ``me`` inside a turn (not the main phase) of ``env``."""
-    base = player_base(me)
-    phase = int(env[E_PHASE])
-    if phase == PLACE or phase == DISCARD:
-        return SPICE <= a < STOP and env[base + P_SPICES + a - SPICE] > 0.5
-    if phase == REPEAT:
-        return a == STOP or a == PLAY + int(env[E_PENDING])
-    return UPGRADE <= a < NUM_ACTIONS and env[base + P_SPICES + a - UPGRADE] > 0.5
-
-
-@njit(cache=True)
-def inner_move_into(env, me, scratch) -> int:
-    """``inner_move`` on ``env`` itself, trying moves in ``scratch`` (allocates nothing)."""
-    if int(env[E_PHASE]) == PLACE:
-        base = player_base(me)
-        for s in range(NUM_SPICES):
-            if env[base + P_SPICES + s] > 0.5:
-                return SPICE + s
-    best, best_value = REST, -1e18
-    for a in range(PLAY, NUM_ACTIONS):
-        if env_valid(env, me, a):
-            scratch[:] = env
-            stepEnv(a, scratch)
-            value = position_value(scratch, me)
-            if value > best_value:
-                best, best_value = a, value
-    return best
-
-
-@njit(cache=True)
-def finish_turn_into(env, me, scratch):
-    """``finish_turn`` with ``inner_move_into``."""
-    while env[E_RESULT] < 0 and int(env[E_TO_MOVE]) == me and env[E_PHASE] != MAIN:
-        stepEnv(inner_move_into(env, me, scratch), env)
 
 
 @njit(cache=True)
