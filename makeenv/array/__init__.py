@@ -7,7 +7,7 @@ the contract. Importing it makes numba compile sooner, to the same code: its inl
 whose code may come from a cache (``function_ids.install``).
 """
 
-from makeenv.array import function_ids, inlining, plain_calls
+from makeenv.array import bare_calls, function_ids, inlining, plain_calls
 from makeenv.array.agents import Bot
 from makeenv.array.contract import CONTRACT, CONTRACT_NAMES, OPTIONAL_FUNCTIONS, ArrayEnv, load_array_env
 from makeenv.array.errors import (
@@ -25,6 +25,7 @@ from makeenv.array.results import Results, SeatResults
 function_ids.install()
 inlining.install()
 plain_calls.install()
+bare_calls.install()
 
 __all__ = [
     "Bot",

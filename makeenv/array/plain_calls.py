@@ -18,6 +18,8 @@ from typing import Any
 
 from numba.core import dispatcher, errors, types
 
+from makeenv.array.bare_calls import compiles_for_callers
+
 ENV_SWITCH = "MAKEENV_PLAIN_CALLS"
 OWN_PREFIX = "makeenv."
 
@@ -36,13 +38,14 @@ def plain(arg_types: tuple[Any, ...]) -> tuple[Any, ...]:
 
 
 def _get_call_template(self: Any, args: tuple[Any, ...], kws: dict[str, Any]) -> Any:
+    target = compiles_for_callers(self)  # its bare twin when bare_calls is installed
     literal = any(isinstance(t, types.Literal) for t in (*args, *kws.values()))
-    if literal and self._can_compile and is_own(self):
+    if literal and target._can_compile and is_own(self):
         try:
-            return _NUMBA_GET_CALL_TEMPLATE(self, plain(args), {k: types.unliteral(t) for k, t in kws.items()})
+            return _NUMBA_GET_CALL_TEMPLATE(target, plain(args), {k: types.unliteral(t) for k, t in kws.items()})
         except (errors.TypingError, errors.ForceLiteralArg):
             pass  # the function needs its constants: numba's own way below
-    return _NUMBA_GET_CALL_TEMPLATE(self, args, kws)
+    return _NUMBA_GET_CALL_TEMPLATE(target, args, kws)
 
 
 def install() -> bool:

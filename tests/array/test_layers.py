@@ -18,6 +18,7 @@ ARRAY = Path(makeenv.array.__file__).parent
 LAYERS = [
     "function_ids",
     "inlining",
+    "bare_calls",
     "plain_calls",
     "templates",
     "numba_helpers",

@@ -10,6 +10,7 @@ from numba import njit, types
 from numba.core import dispatcher
 
 from makeenv.array import plain_calls
+from makeenv.array.bare_calls import compiled_signatures
 
 
 def as_own(function, name="makeenv.games.example.logic"):
@@ -28,7 +29,7 @@ def pick(pair, i):  # indexing a heterogeneous tuple needs its index as a consta
 
 
 def literal_signatures(function):
-    return [sig for sig in function.signatures if any(isinstance(t, types.Literal) for t in sig)]
+    return [sig for sig in compiled_signatures(function) if any(isinstance(t, types.Literal) for t in sig)]
 
 
 def test_importing_makeenv_array_installs_it():
@@ -45,7 +46,7 @@ def test_an_own_function_called_with_constants_compiles_once():
 
     values = np.array([2.0])
     assert caller(values) == 12.0
-    assert len(own.signatures) == 1
+    assert len(compiled_signatures(own)) == 1
     assert not literal_signatures(own)
 
 

@@ -1,0 +1,251 @@
+"""makeenv's functions, when compiled code calls them, compile bare and are only linked.
+
+numba builds two wrappers around every function it compiles so that Python can call it (a CPython
+wrapper and a C-callable one); then it optimises the function's module with its callees linked in
+and generates machine code for the lot. It does all this even for a helper that only compiled code
+calls, as most of a game's functions are. A compiled caller uses none of it: it links the callee's
+LLVM IR into its own module, which it optimises as a whole and turns into machine code itself.
+
+So when compiled code calls one of makeenv's functions (of a module named ``makeenv.…``):
+
+- a twin dispatcher (same Python function, same options) compiles it without the two wrappers;
+- the twin's code is only ever linked into callers: its module is neither optimised as a whole nor
+  turned into machine code on its own. numba's disk cache keeps its IR, in files of its own
+  (``…-bare.nbi``), apart from the function's.
+
+Catan's first ``makeenv run`` compiles about a fifth less (``python benchmarks/bench_first_run.py
+--compare MAKEENV_BARE_CALLS Catan``). A call from Python still goes to the function itself, which
+compiles with its wrappers as always; once a function has been compiled that way, compiled callers
+use that. User code outside ``makeenv.`` is left alone. ``MAKEENV_BARE_CALLS=0`` keeps numba's way.
+
+:func:`install` replaces four numba internals (how a dispatcher hands out a compiled overload, how
+the CPU target makes a compiled function callable, how a code library is finalised and cached) and
+leaves numba alone when any of them is not what it expects.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+from typing import Any
+
+from numba.core import caching, codegen, cpu, dispatcher, sigutils
+from numba.core.compiler_lock import require_global_compiler_lock
+
+SWITCH = "MAKEENV_BARE_CALLS"
+OWN_PREFIX = "makeenv."
+BARE_OPTIONS = {"no_cpython_wrapper": True, "no_cfunc_wrapper": True}
+LINK_ONLY_KIND = "makeenv-link-only"  # how numba's cache marks a link-only library's IR
+_TWIN = "_makeenv_bare_twin"  # attribute of a dispatcher: its bare twin, once made
+_LINK_ONLY = "_makeenv_link_only"  # attribute of a code library that is only ever linked
+
+_NUMBA = {
+    "get_overload": dispatcher._DispatcherBase.get_overload,
+    "get_executable": cpu.CPUContext.get_executable,
+    "finalize": codegen.CPUCodeLibrary.finalize,
+    "serialize_using_object_code": codegen.CPUCodeLibrary.serialize_using_object_code,
+    "_unserialize": codegen.CPUCodeLibrary.__dict__["_unserialize"],
+    "set_env": codegen.JITCPUCodegen.set_env,
+}
+_OWNERS = {
+    "get_overload": dispatcher._DispatcherBase,
+    "get_executable": cpu.CPUContext,
+    "finalize": codegen.CPUCodeLibrary,
+    "serialize_using_object_code": codegen.CPUCodeLibrary,
+    "_unserialize": codegen.CPUCodeLibrary,
+    "set_env": codegen.JITCPUCodegen,
+}
+_enabled = False
+_pending_envs: dict[str, Any] = {}  # environments of link-only code, set once a caller is in the JIT
+
+
+def is_own(function: Any) -> bool:
+    """Whether ``function`` (a dispatcher) is one of makeenv's own."""
+    module = getattr(getattr(function, "py_func", None), "__module__", None) or ""
+    return module.startswith(OWN_PREFIX)
+
+
+class _BareCache(caching.FunctionCache):
+    """numba's disk cache of a function, in files of its own: a twin's code has no wrappers and
+    must never be loaded by the function itself."""
+
+    def __init__(self, py_func: Any) -> None:
+        super().__init__(py_func)
+        self._cache_file = caching.IndexDataCacheFile(
+            cache_path=self._cache_path,
+            filename_base=f"{self._impl.filename_base}-bare",
+            source_stamp=self._impl.locator.get_source_stamp(),
+        )
+
+
+def bare_twin(function: Any) -> Any:
+    """The dispatcher that compiles ``function`` for compiled callers, without Python's wrappers
+    (made once; cached on disk when ``function`` is)."""
+    twin = function.__dict__.get(_TWIN)
+    if twin is None:
+        twin = type(function)(
+            function.py_func,
+            locals=function.locals,
+            targetoptions={**function.targetoptions, **BARE_OPTIONS},
+            pipeline_class=function._compiler.pipeline_class,
+        )
+        if isinstance(function._cache, caching.FunctionCache):
+            twin._cache = _BareCache(function.py_func)
+        function.__dict__[_TWIN] = twin
+    return twin
+
+
+def compiles_for_callers(function: Any) -> Any:
+    """The dispatcher that compiles ``function`` when compiled code calls it: its bare twin for
+    makeenv's own functions not yet compiled for Python (once installed), else ``function``."""
+    if (
+        _enabled
+        and isinstance(function, dispatcher.Dispatcher)
+        and getattr(function, "_can_compile", False)
+        and not function.overloads
+        and not any(function.targetoptions.get(option) for option in BARE_OPTIONS)
+        and is_own(function)
+    ):
+        return bare_twin(function)
+    return function
+
+
+def compiled_signatures(function: Any) -> list[Any]:
+    """The signatures ``function`` is compiled for, by itself or by its bare twin."""
+    twin = function.__dict__.get(_TWIN)
+    return list(function.signatures) + (list(twin.signatures) if twin is not None else [])
+
+
+def is_link_only(library: Any) -> bool:
+    """Whether a numba code library is only ever linked into callers (a bare twin's)."""
+    return bool(getattr(library, _LINK_ONLY, False))
+
+
+def _defines(library: Any, name: str) -> bool:
+    try:
+        return not library._final_module.get_function(name).is_declaration
+    except NameError:
+        return False
+
+
+def _get_overload(self: Any, sig: Any) -> Any:
+    twin = self.__dict__.get(_TWIN)
+    if twin is not None:
+        args = tuple(sigutils.normalize_signature(sig)[0])
+        if args not in self.overloads and args in twin.overloads:
+            return _NUMBA["get_overload"](twin, sig)
+    return _NUMBA["get_overload"](self, sig)
+
+
+def _get_executable(self: Any, library: Any, fndesc: Any, env: Any) -> Any:
+    if not is_link_only(library):
+        bare = (
+            not library._finalized
+            and fndesc.modname.startswith(OWN_PREFIX)
+            and not _defines(library, fndesc.llvm_cpython_wrapper_name)
+            and not _defines(library, fndesc.llvm_cfunc_wrapper_name)
+        )
+        if not bare:
+            return _NUMBA["get_executable"](self, library, fndesc, env)
+        setattr(library, _LINK_ONLY, True)
+    # no wrapper to point at (numba itself makes such a function with a null address): compiled
+    # callers reach the code through the dispatcher's overload and its library
+    return _NUMBA["get_executable"](self, library, fndesc, env)
+
+
+def _finalize(self: Any) -> None:
+    if not is_link_only(self):
+        _NUMBA["finalize"](self)
+        if _pending_envs:
+            _set_pending_envs(self._codegen)
+        return
+    require_global_compiler_lock()
+    self._raise_if_finalized()
+    seen = set()
+    for library in self._linking_libraries:
+        if library not in seen:
+            seen.add(library)
+            self._reload_init.update(library._reload_init)
+            self._final_module.link_in(library._get_module_for_linking(), preserve=True)
+    self._final_module.verify()
+    self._finalize_dynamic_globals()
+    self._verify_declare_only_symbols()
+    self._finalized = True
+
+
+def _serialize_using_object_code(self: Any) -> Any:
+    if not is_link_only(self):
+        return _NUMBA["serialize_using_object_code"](self)
+    self._ensure_finalized()
+    return (self.name, LINK_ONLY_KIND, self._get_module_for_linking().as_bitcode())
+
+
+def _unserialize(cls: Any, codegen_: Any, state: Any) -> Any:
+    name, kind, data = state
+    if kind != LINK_ONLY_KIND:
+        return _NUMBA["_unserialize"].__func__(cls, codegen_, state)
+    from llvmlite import binding
+
+    library = codegen_.create_library(name)
+    library._final_module = binding.parse_bitcode(data)
+    setattr(library, _LINK_ONLY, True)
+    library._finalize_dynamic_globals()
+    library._finalized = True
+    return library
+
+
+def _set_env(self: Any, env_name: str, env: Any) -> None:
+    if self._engine.get_global_value_address(env_name):
+        _NUMBA["set_env"](self, env_name, env)
+    else:  # only in link-only code so far: set once a caller that holds it is in the JIT
+        _pending_envs[env_name] = env
+
+
+def _set_pending_envs(codegen_: Any) -> None:
+    for env_name, env in list(_pending_envs.items()):
+        address = codegen_._engine.get_global_value_address(env_name)
+        if address:
+            ctypes.c_void_p.from_address(address).value = id(env)
+            del _pending_envs[env_name]
+
+
+_REPLACEMENTS = {
+    "get_overload": _get_overload,
+    "get_executable": _get_executable,
+    "finalize": _finalize,
+    "serialize_using_object_code": _serialize_using_object_code,
+    "_unserialize": classmethod(_unserialize),
+    "set_env": _set_env,
+}
+
+
+def _current(name: str) -> Any:
+    value = _OWNERS[name].__dict__.get(name)
+    return value.__func__ if isinstance(value, classmethod) else value
+
+
+def install() -> bool:
+    """Compile makeenv's functions bare for compiled callers (once); returns whether it is in
+    place. Nothing changes when ``MAKEENV_BARE_CALLS=0`` or when numba's internals differ."""
+    global _enabled
+    if os.environ.get(SWITCH, "1") == "0":
+        return False
+    ours = {name: getattr(fn, "__func__", fn) for name, fn in _REPLACEMENTS.items()}
+    numbas = {name: getattr(fn, "__func__", fn) for name, fn in _NUMBA.items()}
+    current = {name: _current(name) for name in _NUMBA}
+    if current != ours:
+        if current != numbas:
+            return False
+        for name, replacement in _REPLACEMENTS.items():
+            setattr(_OWNERS[name], name, replacement)
+    _enabled = True
+    return True
+
+
+def uninstall() -> None:
+    """Give numba its own way back (code already compiled bare stays usable by its callers)."""
+    global _enabled
+    _enabled = False
+    for name, original in _NUMBA.items():
+        if _current(name) is getattr(_REPLACEMENTS[name], "__func__", _REPLACEMENTS[name]):
+            setattr(_OWNERS[name], name, original)
