@@ -6,11 +6,12 @@ and the runner's loop. A second run with the same caches shows the warm start. S
 whole command, median of --rounds runs: wall-clock (what a user waits for on a quiet machine) and
 CPU (user + system of the command: what it costs, and the figure that holds on a busy machine).
 ``--compare VAR`` times each game also with ``VAR=0`` in the environment, interleaved (for example
-``MAKEENV_PLAIN_CALLS`` or ``MAKEENV_FAST_INLINING``, to see what a compile-time change saves).
+``MAKEENV_BARE_CALLS``, ``MAKEENV_PLAIN_CALLS`` or ``MAKEENV_FAST_INLINING``, to see what a compile-time
+change saves).
 
     python benchmarks/bench_first_run.py                 # every registered array game, level 0
     python benchmarks/bench_first_run.py --level 1 Splendor Hex
-    python benchmarks/bench_first_run.py --compare MAKEENV_PLAIN_CALLS --rounds 3 Catan
+    python benchmarks/bench_first_run.py --compare MAKEENV_BARE_CALLS --rounds 3 Catan
 """
 
 from __future__ import annotations

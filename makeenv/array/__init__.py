@@ -2,8 +2,9 @@
 
 ``makeenv.make("RockPaperScissors")`` returns an :class:`ArrayEnv`; see docs/ARCHITECTURE.md for
 the contract. Importing it makes numba compile sooner, to the same code: its inlining
-(``inlining.install``) and makeenv's functions once per argument type, not per constant
-(``plain_calls.install``); and it numbers compiled functions apart from those of other processes,
+(``inlining.install``), makeenv's functions once per argument type, not per constant
+(``plain_calls.install``), and without Python's wrappers, only linked, when compiled code calls them
+(``bare_calls.install``); and it numbers compiled functions apart from those of other processes,
 whose code may come from a cache (``function_ids.install``).
 """
 

@@ -39,6 +39,13 @@ def plain(arg_types: tuple[Any, ...]) -> tuple[Any, ...]:
 
 def _get_call_template(self: Any, args: tuple[Any, ...], kws: dict[str, Any]) -> Any:
     target = compiles_for_callers(self)  # its bare twin when bare_calls is installed
+    if target is not self:
+        with self._compiling_counter:  # numba finds a recursive call by its dispatcher compiling
+            return _template(self, target, args, kws)
+    return _template(self, target, args, kws)
+
+
+def _template(self: Any, target: Any, args: tuple[Any, ...], kws: dict[str, Any]) -> Any:
     literal = any(isinstance(t, types.Literal) for t in (*args, *kws.values()))
     if literal and target._can_compile and is_own(self):
         try:

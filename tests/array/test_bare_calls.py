@@ -8,7 +8,7 @@ import os
 import subprocess
 import sys
 import textwrap
-from types import FunctionType
+from types import FunctionType, ModuleType
 
 import numpy as np
 from numba import njit
@@ -208,3 +208,31 @@ def test_a_game_plays_the_same_games_bare_or_not(tmp_path):
         outputs.append([line for line in run.stdout.splitlines() if not line.startswith("games/s")])
     assert outputs[0] == outputs[1]
     assert any(line.startswith("wins:") for line in outputs[0])
+
+
+RECURSIVE = """
+from numba import njit
+
+
+@njit
+def countdown(n):
+    if n <= 0:
+        return 0
+    return 1 + countdown(n - 1)
+"""
+
+
+def test_a_recursive_function_compiles_bare(monkeypatch):
+    # numba names a recursive call after the function's module, which must be importable
+    probe = ModuleType("makeenv.games.recursion_probe")
+    exec(compile(RECURSIVE, "<recursion probe>", "exec"), probe.__dict__)
+    monkeypatch.setitem(sys.modules, probe.__name__, probe)
+    countdown = probe.countdown
+
+    @njit
+    def caller(n):
+        return countdown(n) * 2
+
+    assert caller(5) == 10
+    assert twin_of(countdown).signatures and not countdown.signatures
+    assert countdown(4) == 4
