@@ -193,7 +193,7 @@ def test_bare_code_is_cached_apart_and_linked_again_from_the_cache(tmp_path):
 
 
 def test_a_game_plays_the_same_games_bare_or_not(tmp_path):
-    command = [sys.executable, "-m", "makeenv", "run", "TicTacToe", "--games", "300", "--level", "1", "--seed", "7"]
+    command = [sys.executable, "-m", "makeenv", "run", "TicTacToe", "--games", "2000", "--level", "0", "--seed", "7"]
     outputs = []
     for switch in ("1", "0"):
         env = {
