@@ -6,7 +6,8 @@ and generates machine code for the lot. It does all this even for a helper that 
 calls, as most of a game's functions are. A compiled caller uses none of it: it links the callee's
 LLVM IR into its own module, which it optimises as a whole and turns into machine code itself.
 
-So when compiled code calls one of makeenv's functions (of a module named ``makeenv.…``):
+So when compiled code calls one of makeenv's functions (of a module named ``makeenv.…``, or of a
+referee or loop that ``makeenv.array.cache`` built from a template, ``makeenv_…``):
 
 - a twin dispatcher (same Python function, same options) compiles it without the two wrappers;
 - the twin's code is only ever linked into callers: its module is neither optimised as a whole nor
@@ -33,7 +34,7 @@ from numba.core import caching, codegen, cpu, dispatcher, sigutils
 from numba.core.compiler_lock import require_global_compiler_lock
 
 SWITCH = "MAKEENV_BARE_CALLS"
-OWN_PREFIX = "makeenv."
+OWN_PREFIXES = ("makeenv.", "makeenv_")  # the package; the modules built from its templates
 BARE_OPTIONS = {"no_cpython_wrapper": True, "no_cfunc_wrapper": True}
 LINK_ONLY_KIND = "makeenv-link-only"  # how numba's cache marks a link-only library's IR
 _TWIN = "_makeenv_bare_twin"  # attribute of a dispatcher: its bare twin, once made
@@ -62,7 +63,7 @@ _pending_envs: dict[str, Any] = {}  # environments of link-only code, set once a
 def is_own(function: Any) -> bool:
     """Whether ``function`` (a dispatcher) is one of makeenv's own."""
     module = getattr(getattr(function, "py_func", None), "__module__", None) or ""
-    return module.startswith(OWN_PREFIX)
+    return module.startswith(OWN_PREFIXES)
 
 
 class _BareCache(caching.FunctionCache):
@@ -141,7 +142,7 @@ def _get_executable(self: Any, library: Any, fndesc: Any, env: Any) -> Any:
     if not is_link_only(library):
         bare = (
             not library._finalized
-            and fndesc.modname.startswith(OWN_PREFIX)
+            and fndesc.modname.startswith(OWN_PREFIXES)
             and not _defines(library, fndesc.llvm_cpython_wrapper_name)
             and not _defines(library, fndesc.llvm_cfunc_wrapper_name)
         )
