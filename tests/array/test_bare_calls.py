@@ -8,24 +8,14 @@ import os
 import subprocess
 import sys
 import textwrap
-from types import FunctionType, ModuleType
+from types import ModuleType
 
 import numpy as np
 from numba import njit
 from numba.core import codegen, dispatcher
 
 from makeenv.array import bare_calls
-
-
-def as_own(function, name="makeenv.games.example.logic"):
-    """A copy of ``function`` compiled by numba as if it were defined in the module ``name``."""
-    copy = FunctionType(function.__code__, function.__globals__, function.__name__)
-    copy.__module__ = name
-    return njit(copy)
-
-
-def scaled(values, k):
-    return values[0] * k
+from tests.array.own_functions import as_own, scaled
 
 
 def twin_of(function):

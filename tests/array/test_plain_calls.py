@@ -3,25 +3,13 @@ constant they are called with, and compute the same."""
 
 from __future__ import annotations
 
-from types import FunctionType
-
 import numpy as np
 from numba import njit, types
 from numba.core import dispatcher
 
 from makeenv.array import plain_calls
 from makeenv.array.bare_calls import compiled_signatures
-
-
-def as_own(function, name="makeenv.games.example.logic"):
-    """A copy of ``function`` compiled by numba as if it were defined in the module ``name``."""
-    copy = FunctionType(function.__code__, function.__globals__, function.__name__)
-    copy.__module__ = name
-    return njit(copy)
-
-
-def scaled(values, k):
-    return values[0] * k
+from tests.array.own_functions import as_own, scaled
 
 
 def pick(pair, i):  # indexing a heterogeneous tuple needs its index as a constant
