@@ -22,7 +22,7 @@ from makeenv.array.errors import (
     ERR_STEP,
 )
 from makeenv.array.results import STAT_STEPS
-from makeenv.array.templates import MAX_BOT_FUNCTIONS
+from makeenv.array.templates import MAX_BOT_FUNCTIONS, RANDOM_SLOT
 
 _h = take_handoff(__name__)
 R = _h["referee"]  # the game's referee module
@@ -87,7 +87,7 @@ def asking(err, call, p, actor, game, steps):
 @njit(cache=CACHE, inline="always")
 def bot_move(state, p, slot, slot_fn, bot_data, err, err_valid, game, steps):
     """The move of the bot in ``slot`` (its data is ``bot_data[slot]``), checked."""
-    if BOTS_RANDOM:
+    if BOTS_RANDOM or slot_fn[slot] == RANDOM_SLOT:
         return random_move(state, err, err_valid, p, slot, game, steps)
     asking(err, CALL_MOVE, p, slot, game, steps)
     raw, _ = call_bot(slot_fn[slot], state, bot_data[slot])
@@ -111,7 +111,7 @@ def final_turns(env, me, agent_data, seat_slot, slot_fn, bot_data, err, game, st
                 state = getPlayerState(env, p)
                 asking(err, CALL_FINAL, p, ACTOR_AGENT, game, steps)
                 call_bot(slot_fn[slot_fn.shape[0] - 1], state, agent_data)
-        elif not BOTS_RANDOM and slot_fn[seat_slot[p]] >= 0:
+        elif not BOTS_RANDOM and 0 <= slot_fn[seat_slot[p]] < RANDOM_SLOT:
             slot = seat_slot[p]
             state = getPlayerState(env, p)
             asking(err, CALL_FINAL, p, slot, game, steps)

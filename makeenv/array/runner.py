@@ -38,7 +38,7 @@ from makeenv.array import errors as E
 from makeenv.array.agents import Bot
 from makeenv.array.cache import BUILTIN_RANDOM_AGENTS, describe, is_numba_function, loop_module
 from makeenv.array.results import Results, new_stats
-from makeenv.array.templates import BOT_DATA_SLOTS, MAX_BOT_FUNCTIONS
+from makeenv.array.templates import BOT_DATA_SLOTS, MAX_BOT_FUNCTIONS, RANDOM_SLOT
 
 if TYPE_CHECKING:
     from makeenv.array.contract import ArrayEnv
@@ -201,19 +201,21 @@ def make_plan(
         kind = "python"
     every_random = all(_is_builtin_random(bot.policy) for bot in bots)
     functions: list[Any] = []
-    if not every_random and level and opponents is None:  # one compiled loop serves every level of the game
+    if opponents is None and (not every_random or kind == "user"):  # one compiled loop serves every level
         functions = _distinct(
             bot.policy
             for bots_of_level in env.level_bots.values()
             for bot in bots_of_level
             if is_numba_function(bot.policy)
         )
-        if len(functions) > MAX_BOT_FUNCTIONS:
-            functions = []
+        if len(functions) > MAX_BOT_FUNCTIONS or (
+            every_random and not _plays_as_a_bot(agent, agent_data, functions, bots)
+        ):
+            functions = []  # at level 0 the loop of the levels serves only a level's bot in the agent's seat
     slot_fn = np.full(max(count, 1) + 1, -1, dtype=np.int64)
     for slot, bot in enumerate(bots):
         if every_random:
-            slot_fn[slot] = 0
+            slot_fn[slot] = RANDOM_SLOT if functions else 0
         elif is_numba_function(bot.policy):
             if not any(bot.policy is f for f in functions):
                 functions.append(bot.policy)

@@ -33,6 +33,9 @@ LIVE_PREFIX = "makeenv_live"  # modules that live only in this process (function
 
 #: distinct numba bot policies one loop module dispatches to (``_loop_template.call_bot``'s slots)
 MAX_BOT_FUNCTIONS = 8
+#: an opponent slot's policy index meaning the built-in random agent, in a loop of bots (so the
+#: loop of a game's levels also plays its bots against level 0)
+RANDOM_SLOT = MAX_BOT_FUNCTIONS
 #: opponent seats' data the compiled loops take as one tuple, padded to this length whatever the
 #: player count (up to 9 players), so one compile of a loop serves every player count of a game
 BOT_DATA_SLOTS = 8

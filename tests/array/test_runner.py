@@ -284,7 +284,7 @@ def test_compiled_modules_are_cached_on_disk(env):
 
 
 def test_a_level_bot_as_the_agent_is_played_by_the_loop_of_the_levels(env):
-    """Comparing levels (``env.evaluate(env.bot(2), ..., level=1)``) compiles no loop of its own:
+    """Comparing levels (``env.evaluate(env.bot(2), ..., level=1)``, or ``level=0``) compiles no loop of its own:
     the loop of the game's levels plays the bot in the agent's seat as it plays the opponents, and
     the games are those of the same policy as a user's agent (final turns and memory included:
     the repeater keeps its last choice in its data)."""
@@ -298,9 +298,16 @@ def test_a_level_bot_as_the_agent_is_played_by_the_loop_of_the_levels(env):
     as_user = env.evaluate(user_copy, 3000, np.zeros(16), level=1, seed=7)
     assert (as_bot.wins, as_bot.draws, as_bot.losses) == (as_user.wins, as_user.draws, as_user.losses)
     assert as_bot.total_steps == as_user.total_steps and as_bot.agent_data[0] == as_user.agent_data[0] > 0
-    # data of another type than the bots' (or no level's bots): a loop of its own, as for any agent
+    # against level 0 too, the opponents' slots playing the built-in random agent
+    plan0 = runner.make_plan(env, env.bot(2), 0, agent_data=np.zeros(16))
+    assert plan0.agent_kind == "bot" and plan0.module is plan.module
+    as_bot = env.evaluate(env.bot(2), 3000, np.zeros(16), level=0, seed=7)
+    as_user = env.evaluate(user_copy, 3000, np.zeros(16), level=0, seed=7)
+    assert (as_bot.wins, as_bot.draws, as_bot.losses) == (as_user.wins, as_user.draws, as_user.losses)
+    assert as_bot.total_steps == as_user.total_steps and as_bot.agent_data[0] == as_user.agent_data[0] > 0
+    # data of another type than the bots': a loop of its own, as for any agent
     assert runner.make_plan(env, env.bot(2), 1, agent_data=None).agent_kind == "user"
-    assert runner.make_plan(env, env.bot(2), 0, agent_data=np.zeros(16)).agent_kind == "user"
+    assert runner.make_plan(env, env.bot(2), 0, agent_data=None).agent_kind == "user"
 
 
 def test_the_random_agents_data_is_kept_whatever_its_type(env):
