@@ -19,9 +19,9 @@ Catan's first ``makeenv run`` takes 9.0 s instead of 12.5 (``python benchmarks/b
 compiles with its wrappers as always; once a function has been compiled that way, compiled callers
 use that. User code outside ``makeenv.`` is left alone. ``MAKEENV_BARE_CALLS=0`` keeps numba's way.
 
-:func:`install` replaces four numba internals (how a dispatcher hands out a compiled overload, how
-the CPU target makes a compiled function callable, how a code library is finalised and cached) and
-leaves numba alone when any of them is not what it expects.
+:func:`install` replaces six numba methods (how a dispatcher hands out a compiled overload, how the
+CPU target makes a compiled function callable, how a code library is finalised, cached and loaded,
+how an environment pointer is set) and leaves numba alone when any of them is not numba's own.
 """
 
 from __future__ import annotations
@@ -139,18 +139,14 @@ def _get_overload(self: Any, sig: Any) -> Any:
 
 
 def _get_executable(self: Any, library: Any, fndesc: Any, env: Any) -> Any:
-    if not is_link_only(library):
-        bare = (
-            not library._finalized
-            and fndesc.modname.startswith(OWN_PREFIXES)
-            and not _defines(library, fndesc.llvm_cpython_wrapper_name)
-            and not _defines(library, fndesc.llvm_cfunc_wrapper_name)
-        )
-        if not bare:
-            return _NUMBA["get_executable"](self, library, fndesc, env)
-        setattr(library, _LINK_ONLY, True)
-    # no wrapper to point at (numba itself makes such a function with a null address): compiled
-    # callers reach the code through the dispatcher's overload and its library
+    bare = (
+        not library._finalized
+        and fndesc.modname.startswith(OWN_PREFIXES)
+        and not _defines(library, fndesc.llvm_cpython_wrapper_name)
+        and not _defines(library, fndesc.llvm_cfunc_wrapper_name)
+    )
+    if bare:  # marked before numba finalises it to look up the wrapper's address (null, as numba
+        setattr(library, _LINK_ONLY, True)  # gives any function without one); callers link its IR
     return _NUMBA["get_executable"](self, library, fndesc, env)
 
 
