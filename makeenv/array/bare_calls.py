@@ -26,7 +26,6 @@ how an environment pointer is set) and leaves numba alone when any of them is no
 
 from __future__ import annotations
 
-import ctypes
 import os
 from typing import Any
 
@@ -60,10 +59,11 @@ _enabled = False
 _pending_envs: dict[str, Any] = {}  # environments of link-only code, set once a caller is in the JIT
 
 
-def is_own(function: Any) -> bool:
-    """Whether ``function`` (a dispatcher) is one of makeenv's own."""
+def is_own(function: Any, prefixes: tuple[str, ...] = OWN_PREFIXES) -> bool:
+    """Whether ``function`` (a dispatcher) is one of makeenv's own (its module starts with one of
+    ``prefixes``)."""
     module = getattr(getattr(function, "py_func", None), "__module__", None) or ""
-    return module.startswith(OWN_PREFIXES)
+    return module.startswith(prefixes)
 
 
 class _BareCache(caching.FunctionCache):
@@ -200,9 +200,8 @@ def _set_env(self: Any, env_name: str, env: Any) -> None:
 
 def _set_pending_envs(codegen_: Any) -> None:
     for env_name, env in list(_pending_envs.items()):
-        address = codegen_._engine.get_global_value_address(env_name)
-        if address:
-            ctypes.c_void_p.from_address(address).value = id(env)
+        if codegen_._engine.get_global_value_address(env_name):
+            _NUMBA["set_env"](codegen_, env_name, env)
             del _pending_envs[env_name]
 
 

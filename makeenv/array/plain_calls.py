@@ -18,7 +18,7 @@ from typing import Any
 
 from numba.core import dispatcher, errors, types
 
-from makeenv.array.bare_calls import compiles_for_callers
+from makeenv.array import bare_calls
 
 ENV_SWITCH = "MAKEENV_PLAIN_CALLS"
 OWN_PREFIX = "makeenv."
@@ -28,8 +28,7 @@ _NUMBA_GET_CALL_TEMPLATE = dispatcher._DispatcherBase.get_call_template
 
 def is_own(function: Any) -> bool:
     """Whether ``function`` (a dispatcher) is one of makeenv's own."""
-    module = getattr(getattr(function, "py_func", None), "__module__", None) or ""
-    return module.startswith(OWN_PREFIX)
+    return bare_calls.is_own(function, (OWN_PREFIX,))
 
 
 def plain(arg_types: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -38,7 +37,7 @@ def plain(arg_types: tuple[Any, ...]) -> tuple[Any, ...]:
 
 
 def _get_call_template(self: Any, args: tuple[Any, ...], kws: dict[str, Any]) -> Any:
-    target = compiles_for_callers(self)  # its bare twin when bare_calls is installed
+    target = bare_calls.compiles_for_callers(self)  # its bare twin when bare_calls is installed
     if target is not self:
         with self._compiling_counter:  # numba finds a recursive call by its dispatcher compiling
             return _template(self, target, args, kws)
