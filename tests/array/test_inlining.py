@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import copy
+import types
 
 import numpy as np
 import pytest
 from numba import njit
-from numba.core import inline_closurecall
-from numba.core.compiler import run_frontend
+from numba.core import inline_closurecall, registry
+from numba.core.compiler import DefaultPassBuilder, Flags, run_frontend
 
 from makeenv.array import inlining
 
@@ -23,6 +24,11 @@ def branchy(values, limit):
     return total
 
 
+def fresh(func):
+    """A new function object of ``func``'s code: one that numba has never translated."""
+    return types.FunctionType(func.__code__, func.__globals__, func.__name__)
+
+
 def blocks_of(func):
     return list(run_frontend(func).blocks.values())
 
@@ -31,6 +37,70 @@ def test_importing_makeenv_array_installs_it():
     assert inlining.install()
     assert inline_closurecall.copy is inlining.COPIER
     assert inline_closurecall.InlineWorker.inline_ir is inlining._inline_ir
+    assert inline_closurecall.InlineWorker.inline_function is inlining._inline_function
+
+
+@pytest.fixture
+def translations(monkeypatch):
+    """The functions numba translates from bytecode to inline them, in order."""
+    seen: list[str] = []
+    numbas = inline_closurecall.InlineWorker.run_untyped_passes
+
+    def counting(self, func, enable_ssa=False):
+        seen.append(func.__name__)
+        return numbas(self, func, enable_ssa)
+
+    monkeypatch.setattr(inline_closurecall.InlineWorker, "run_untyped_passes", counting)
+    return seen
+
+
+def test_an_inlined_function_is_translated_once_for_all_its_call_sites(translations):
+    def scaled(values, limit):
+        return branchy(values, limit) * 2.0
+
+    inner = njit(inline="always")(fresh(branchy))
+    middle = njit(inline="always")(lambda values, limit: inner(values, limit) * 2.0)
+
+    @njit
+    def first(values):
+        return inner(values, 0.5) + inner(values, 2.0) * 10.0 + middle(values, 1.0)
+
+    @njit
+    def second(values):
+        return middle(values, 3.0) - inner(values, -1.0)
+
+    values = np.array([0.1, 3.0, 1.0, 2.5, -4.0])
+    assert first(values) == branchy(values, 0.5) + branchy(values, 2.0) * 10.0 + scaled(values, 1.0)
+    assert second(values) == scaled(values, 3.0) - branchy(values, -1.0)
+    # five call sites of branchy (one inside middle's IR, kept with it), two of middle
+    assert sorted(translations) == ["<lambda>", "branchy"]
+
+
+def test_each_use_of_a_kept_translation_has_a_name_of_its_own():
+    """Inlined variables are named after the function's unique name: two inlinings of one function
+    into one caller must not share names, as two translations would not."""
+    targets = registry.cpu_target
+    worker = inline_closurecall.InlineWorker(
+        targets.typing_context, targets.target_context, {}, DefaultPassBuilder, Flags()
+    )
+    kept = inlining.UntypedIRs()
+    first, second = kept.get(worker, branchy), kept.get(worker, branchy)
+    assert first.func_id.unique_name != second.func_id.unique_name
+    assert first.func_id.func is second.func_id.func is branchy
+    # the same translation: the very same statements
+    for one, other in zip(first.blocks.values(), second.blocks.values(), strict=True):
+        assert all(a is b for a, b in zip(one.body, other.body, strict=True))
+
+
+def test_another_setting_translates_the_function_again(translations):
+    inner = njit(inline="always")(fresh(branchy))
+    values = np.array([0.1, 3.0, 1.0])
+
+    def caller(values):
+        return inner(values, 0.5)
+
+    assert njit(caller)(values) == njit(boundscheck=True)(caller)(values) == branchy(values, 0.5)
+    assert translations == ["branchy", "branchy"]
 
 
 def test_the_blocks_of_one_function_share_one_copy_of_its_scope():
@@ -78,6 +148,7 @@ def test_the_switch_keeps_numbas_own_copying(monkeypatch):
     inlining.uninstall()
     try:
         assert inline_closurecall.copy is copy
+        assert inline_closurecall.InlineWorker.inline_function is inlining._NUMBA_INLINE_FUNCTION
         monkeypatch.setenv(inlining.ENV_SWITCH, "0")
         assert not inlining.install()
         assert inline_closurecall.copy is copy
@@ -94,6 +165,20 @@ def test_a_numba_whose_inliner_copies_otherwise_is_left_alone(monkeypatch):
     finally:
         monkeypatch.undo()
         assert inlining.install()
+
+
+def test_an_inlining_copies_the_function_once():
+    """numba copies the copy it inlines, to return an untouched version its callers throw away; with
+    ``copy_once`` the copier hands back its own copies instead of copying them again."""
+    blocks = blocks_of(branchy)
+    copier = inlining.BlockCopier()
+    copier.start(copy_once=True)
+    first = [copier.deepcopy(block) for block in blocks]
+    assert not {id(b) for b in first} & {id(b) for b in blocks}
+    assert [copier.deepcopy(block) for block in first] == first  # the same objects back
+    assert all(c is not b for c, b in zip([copier.deepcopy(b) for b in blocks], blocks))
+    copier.start()  # an ordinary inlining copies a copy too
+    assert all(c is not b for c, b in zip([copier.deepcopy(b) for b in first], first))
 
 
 @pytest.mark.parametrize("value", [1.0, 2.0])
