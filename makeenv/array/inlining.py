@@ -14,7 +14,7 @@ every variable are copied once per inlined function instead of once per block), 
 untyped IR of each inlined function, so that each call site copies it, once, instead of translating
 the function again. The copies are the same IR (each block still a new object, sharing one copy of the
 scope, as the original's blocks share theirs; each inlining names its variables apart, as numba's
-does), so the compiled code does not change; a loop module of the runner compiles 1.3 to 1.55 times
+does), so the compiled code does not change; a loop module of the runner compiles 1.3 to 2.1 times
 as fast (``python benchmarks/bench_compile.py`` measures it). Set ``MAKEENV_FAST_INLINING=0`` to
 compile with numba's own inliner.
 """
