@@ -267,6 +267,16 @@ def random_agent(state, data):
     return -1, data
 
 
+@njit(cache=CACHE)
+def valid_choice_agent(state, data):
+    """The seed's agent idiom, written as users write it: a uniform choice among the indices where
+    ``getValidActions(state) == 1``. ``check_env`` plays it, so every game is known to run it, final
+    turns included (where a state without a valid action makes it raise)."""
+    valid = getValidActions(state)
+    idx = np.where(valid == 1)[0]
+    return idx[np.random.randint(0, len(idx))], data
+
+
 @njit(cache=CACHE, inline="always")
 def random_move(state, err, err_valid, p, actor, game, steps):
     """The built-in random agent's move (valid by construction: no check needed)."""

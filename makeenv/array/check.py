@@ -22,7 +22,7 @@ import numpy as np
 from numba import njit
 from numba.core.errors import NumbaError
 
-from makeenv.array.cache import is_numba_function
+from makeenv.array.cache import is_numba_function, referee_module
 from makeenv.array.contract import CONTRACT, OPTIONAL_FUNCTIONS, ArrayEnv, load_array_env
 from makeenv.array.errors import ArrayEnvError, GameCompileError, GameError, explain_compile_error, strip_internal_names
 from makeenv.array.readme import layout_problems
@@ -713,13 +713,16 @@ def _counting_python_agent(env: ArrayEnv, seed: int) -> Callable[[np.ndarray, An
 
 
 def _run_with(ctx: CheckContext, kind: str) -> Any:
-    """Results of ``env.evaluate`` against random bots: the built-in (numba) random agent, or a
+    """Results of ``env.evaluate`` against random bots: a numba agent written the seed's way, or a
     plain Python random agent that counts its final turns (data[1]) and wins by getReward (data[0])."""
     key = f"run_{kind}"
     if key not in ctx.memo:
         ctx.require_contract()
         ctx.require_compiled()
-        agent = "random" if kind == "numba" else _counting_python_agent(ctx.env, ctx.seed)
+        if kind == "numba":  # the seed's idiom: a random choice among getValidActions(state)
+            agent = referee_module(ctx.env).valid_choice_agent
+        else:
+            agent = _counting_python_agent(ctx.env, ctx.seed)
         try:
             ctx.memo[key] = ctx.env.evaluate(agent, ctx.run_games, np.zeros(2), 0, seed=ctx.seed)
         except Exception as exc:
@@ -744,7 +747,7 @@ def _run_problem(exc: Exception, kind: str) -> str:
 
 
 def check_runs_numba_agent(ctx: CheckContext) -> list[str]:
-    """env.run works with a numba agent (the built-in random one) and plays every game to its end."""
+    """env.run works with a numba agent written the seed's way and plays every game to its end."""
     result = _run_with(ctx, "numba")
     if isinstance(result, Exception):
         return [_run_problem(result, "numba")]

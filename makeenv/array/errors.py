@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from makeenv.array.templates import is_internal_file
+from makeenv.array.templates import BUILT_MODULE_PREFIX, is_internal_file
 
 # ---- the error record: slot names -------------------------------------------------------------
 ERR_CODE = 0  # one of the codes below (OK: nothing went wrong)
@@ -436,6 +436,8 @@ def _place_in_source(function: Any, cause: str) -> str:
 
 
 def strip_internal_names(text: str) -> str:
-    """Messages never show makeenv's internal module names (``_makeenv_agent_x_6d7e27f6.act``)."""
+    """Messages never show makeenv's internal module names (``_makeenv_agent_x_6d7e27f6.act``, or a
+    function of a module built from a template: ``makeenv_referee_<digest>.valid_choice_agent``)."""
+    text = BUILT_MODULE_PREFIX.sub("", text)
     text = re.sub(r"_makeenv_(?:game|file|agent|obj)_(\w+?)_[0-9a-f]{8}\.", r"\1.", text)
     return re.sub(r"_makeenv_(?:game|file|agent|obj)_(\w+?)_[0-9a-f]{8}", r"\1", text)

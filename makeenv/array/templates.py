@@ -49,6 +49,12 @@ _INTERNAL_FILE = re.compile(
 )
 
 
+#: the name of a module built from a template, as it prefixes a function's name (``makeenv_referee_<digest>.``)
+BUILT_MODULE_PREFIX = re.compile(
+    "(" + "|".join(re.escape(p) for p in [t.module_prefix for t in TEMPLATES.values()] + [LIVE_PREFIX]) + r")_\w+\."
+)
+
+
 def is_internal_file(path: str) -> bool:
     """True for a template file or a module built from one (makeenv's own compiled code)."""
     return _INTERNAL_FILE.search(path) is not None

@@ -100,6 +100,17 @@ def test_a_final_state_without_valid_action_fails_with_the_fix():
     assert "return a mask with action 0 set when the game is over" in problem
 
 
+def test_the_numba_agent_check_plays_the_seeds_idiom_to_the_final_turn():
+    """runs_numba_agent plays a numba agent written the seed's way (np.where over getValidActions,
+    then a random index): on a game whose final state offers no action, it raises at its final turn."""
+    env = load_array_env(broken("final_valid_action"))
+    [result] = run_checks(env, ["runs_numba_agent"], run_games=20)
+    assert result.status == "fail", result
+    [problem] = result.problems
+    assert problem.startswith("env.run with a numba agent failed: ")
+    assert "valid_choice_agent" in problem and "final turn" in problem, problem
+
+
 def test_is_valid_action_must_agree_at_the_end_too():
     """isValidAction right while the game runs but refusing the final state's Confirm."""
     module = broken("valid_action_agrees")

@@ -1,17 +1,16 @@
 """What every registered array game must satisfy, one test per concern over the registry: the
-checker passes for every player count, the seed's agent idiom runs, drawings and words work, the
-classics replay OpenSpiel's games, the catalog is complete, and seeded games play as recorded."""
+checker passes for every player count (its numba run plays the seed's agent idiom, a random choice
+among ``getValidActions(state)``, to the final turns), drawings and words work, the classics replay
+OpenSpiel's games, the catalog is complete, and seeded games play as recorded."""
 
 from __future__ import annotations
 
-import functools
 import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import numpy as np
 import pytest
-from numba import njit
 
 import makeenv
 from makeenv.array.check import CHECKS
@@ -61,32 +60,6 @@ def test_check_env_runs_games(game, players):
     default = players == game_env(game).players
     ok, problems = makeenv.check_env(env, checks=[c for c in LOOP_CHECKS if default or c != "levels"])
     assert ok, problems
-
-
-@functools.cache
-def seed_agent(game: str):
-    """The seed's idiom: a numba agent calling the game's functions through the env object (one
-    per game: the loop compiled around it serves every player count)."""
-    env = game_env(game)
-
-    @njit
-    def agent(state, data):
-        valid = env.getValidActions(state)
-        idx = np.where(valid == 1)[0]
-        return idx[np.random.randint(0, len(idx))], data
-
-    return agent
-
-
-@pytest.mark.parametrize("game, players", setup_params())
-def test_the_seed_idiom_runs(game, players):
-    """``env.run(agent, N, 0.0, 0)`` with the seed's agent: every game is played to its end, final
-    turn included (it offers an action too). Random opponents are enough: the agent's own turns,
-    the final one above all, are the same whoever sits in the other seats, and a level's bots
-    would compile a second loop around this agent."""
-    env = setup_env(game, players)
-    results = env.evaluate(seed_agent(game), 20, 0.0, 0, seed=1)
-    assert results.games == 20 and results.agent_data == 0.0
 
 
 def svg_clicks(picture) -> list[int] | None:

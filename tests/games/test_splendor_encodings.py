@@ -218,34 +218,6 @@ def test_random_play_agrees_with_vis_env(actions, mean_steps, seat_wins):
         assert abs(seat.win_rate - seat_wins[k]) < 0.05, (k, seat.win_rate)
 
 
-# ---- the seed's idiom: the env's functions inside an @njit agent -------------------------------------------
-
-COMPACT = makeenv.make("Splendor", actions="compact")
-MACRO = makeenv.make("Splendor", actions="macro")
-
-
-@njit
-def compact_agent(state, data):
-    valid = COMPACT.getValidActions(state)
-    actions = np.where(valid == 1)[0]
-    data[0] += 1.0
-    return actions[np.random.randint(0, actions.shape[0])], data
-
-
-@njit
-def macro_agent(state, data):
-    valid = MACRO.getValidActions(state)
-    actions = np.where(valid == 1)[0]
-    data[0] += 1.0
-    return actions[np.random.randint(0, actions.shape[0])], data
-
-
-@pytest.mark.parametrize(("env", "agent"), [(COMPACT, compact_agent), (MACRO, macro_agent)])
-def test_seed_idiom_runs_on_each_encoding(env, agent):
-    wins, data = env.run(agent, 40, np.zeros(1), 0, seed=2)
-    assert 0 < wins < 40 and data[0] > 40 * 20
-
-
 @pytest.mark.parametrize("actions", ["compact", "macro"])
 def test_greedy_bots_still_beat_random_play(actions):
     results = makeenv.make("Splendor", actions=actions).evaluate("random", 60, level=1, seed=5)
