@@ -15,31 +15,39 @@ referee or loop that ``makeenv.array.cache`` built from a template, ``makeenv_â€
   (``â€¦-bare.nbi``), apart from the function's.
 
 Catan's first ``makeenv run`` takes 9.0 s instead of 12.5 (``python benchmarks/bench_first_run.py
---compare MAKEENV_BARE_CALLS Catan``). A call from Python still goes to the function itself, which
-compiles with its wrappers as always; once a function has been compiled that way, compiled callers
-use that. User code outside ``makeenv.`` is left alone. ``MAKEENV_BARE_CALLS=0`` keeps numba's way.
+--compare MAKEENV_BARE_CALLS Catan``). A call from Python still goes to the function itself. When
+its twin is already compiled for those argument types (a game's ``stepEnv`` called by a test or the
+GUI after a loop ran), the function compiles a one-line trampoline that calls the twin, instead of
+translating, typing and lowering its whole body a second time; otherwise it compiles with its
+wrappers as always. Once a function has been compiled for Python, compiled callers use that. User
+code outside ``makeenv.`` is left alone. ``MAKEENV_BARE_CALLS=0`` keeps numba's way.
 
-:func:`install` replaces six numba methods (how a dispatcher hands out a compiled overload, how the
-CPU target makes a compiled function callable, how a code library is finalised, cached and loaded,
-how an environment pointer is set) and leaves numba alone when any of them is not numba's own.
+:func:`install` replaces seven numba methods (how a dispatcher compiles and hands out a compiled
+overload, how the CPU target makes a compiled function callable, how a code library is finalised,
+cached and loaded, how an environment pointer is set) and leaves numba alone when any of them is
+not numba's own.
 """
 
 from __future__ import annotations
 
+import inspect
 import os
 from typing import Any
 
 from numba.core import caching, codegen, cpu, dispatcher, sigutils
-from numba.core.compiler_lock import require_global_compiler_lock
+from numba.core.compiler_lock import global_compiler_lock, require_global_compiler_lock
 
 SWITCH = "MAKEENV_BARE_CALLS"
 OWN_PREFIXES = ("makeenv.", "makeenv_")  # the package; the modules built from its templates
 BARE_OPTIONS = {"no_cpython_wrapper": True, "no_cfunc_wrapper": True}
 LINK_ONLY_KIND = "makeenv-link-only"  # how numba's cache marks a link-only library's IR
 _TWIN = "_makeenv_bare_twin"  # attribute of a dispatcher: its bare twin, once made
+_TRAMPOLINE = "_makeenv_trampoline"  # attribute of a dispatcher: its trampoline to the twin, once made
+TRAMPOLINE_MODULE = __name__  # trampolines compile as this module's (numba's cache imports it again)
 _LINK_ONLY = "_makeenv_link_only"  # attribute of a code library that is only ever linked
 
 _NUMBA = {
+    "compile": dispatcher.Dispatcher.compile,
     "get_overload": dispatcher._DispatcherBase.get_overload,
     "get_executable": cpu.CPUContext.get_executable,
     "finalize": codegen.CPUCodeLibrary.finalize,
@@ -48,6 +56,7 @@ _NUMBA = {
     "set_env": codegen.JITCPUCodegen.set_env,
 }
 _OWNERS = {
+    "compile": dispatcher.Dispatcher,
     "get_overload": dispatcher._DispatcherBase,
     "get_executable": cpu.CPUContext,
     "finalize": codegen.CPUCodeLibrary,
@@ -115,6 +124,72 @@ def compiled_signatures(function: Any) -> list[Any]:
     """The signatures ``function`` is compiled for, by itself or by its bare twin."""
     twin = function.__dict__.get(_TWIN)
     return list(function.signatures) + (list(twin.signatures) if twin is not None else [])
+
+
+def _plain_parameters(py_func: Any) -> list[str] | None:
+    """The parameter names of a function taking only plain positional ones (else None)."""
+    try:
+        parameters = list(inspect.signature(py_func).parameters.values())
+    except (TypeError, ValueError):
+        return None
+    if any(p.kind is not p.POSITIONAL_OR_KEYWORD or p.default is not p.empty for p in parameters):
+        return None
+    return [p.name for p in parameters]
+
+
+def trampoline(function: Any) -> Any | None:
+    """A dispatcher whose function calls ``function``'s bare twin with the same arguments (made
+    once; None for a function with defaults, ``*args`` or keyword-only parameters)."""
+    made = function.__dict__.get(_TRAMPOLINE)
+    if made is None:
+        names = _plain_parameters(function.py_func)
+        if names is None:
+            return None
+        arguments = ", ".join(names)
+        namespace: dict[str, Any] = {}
+        exec(f"def call_twin({arguments}):\n    return TWIN({arguments})\n", {"TWIN": bare_twin(function)}, namespace)
+        py_func = namespace["call_twin"]
+        py_func.__module__ = TRAMPOLINE_MODULE
+        py_func.__qualname__ = py_func.__name__ = function.py_func.__name__
+        options = {k: v for k, v in function.targetoptions.items() if k != "cache"}
+        made = type(function)(py_func, targetoptions=options, pipeline_class=function._compiler.pipeline_class)
+        function.__dict__[_TRAMPOLINE] = made
+    return made
+
+
+class _ThroughTrampoline:
+    """Stands in for a dispatcher's compiler during one ``compile``: hands back the trampoline's
+    compiled code for those types, so numba adds (and caches) it as the function's own."""
+
+    def __init__(self, compiler: Any, trampoline: Any) -> None:
+        self._compiler = compiler
+        self._trampoline = trampoline
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._compiler, name)
+
+    def compile(self, args: tuple[Any, ...], return_type: Any) -> Any:
+        self._trampoline.compile(args)
+        compiled = self._trampoline.overloads[args]
+        # numba times each compile into its result's metadata; the function's compile times its own
+        return compiled._replace(metadata={k: v for k, v in (compiled.metadata or {}).items() if k != "timers"})
+
+
+def _compile(self: Any, sig: Any) -> Any:
+    twin = self.__dict__.get(_TWIN)
+    if twin is not None and _enabled:
+        args = tuple(sigutils.normalize_signature(sig)[0])
+        if args in twin.overloads and args not in self.overloads:
+            through = trampoline(self)
+            if through is not None:
+                with global_compiler_lock:
+                    compiler = self._compiler
+                    self._compiler = _ThroughTrampoline(compiler, through)
+                    try:
+                        return _NUMBA["compile"](self, sig)
+                    finally:
+                        self._compiler = compiler
+    return _NUMBA["compile"](self, sig)
 
 
 def is_link_only(library: Any) -> bool:
@@ -206,6 +281,7 @@ def _set_pending_envs(codegen_: Any) -> None:
 
 
 _REPLACEMENTS = {
+    "compile": _compile,
     "get_overload": _get_overload,
     "get_executable": _get_executable,
     "finalize": _finalize,

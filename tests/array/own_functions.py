@@ -11,7 +11,7 @@ from numba import njit
 
 def as_own(function: Any, name: str = "makeenv.games.example.logic") -> Any:
     """A copy of ``function`` compiled by numba as if it were defined in the module ``name``."""
-    copy = FunctionType(function.__code__, function.__globals__, function.__name__)
+    copy = FunctionType(function.__code__, function.__globals__, function.__name__, function.__defaults__)
     copy.__module__ = name
     return njit(copy)
 

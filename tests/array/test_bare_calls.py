@@ -42,7 +42,7 @@ def test_a_function_called_from_compiled_code_compiles_bare_and_is_only_linked()
     assert not bare_calls.is_link_only(caller.overloads[caller.signatures[0]].library)
 
 
-def test_python_can_still_call_a_function_compiled_bare_for_callers():
+def test_python_calls_a_function_compiled_bare_for_callers_through_a_trampoline_to_its_twin():
     own = as_own(scaled)
 
     @njit
@@ -51,9 +51,30 @@ def test_python_can_still_call_a_function_compiled_bare_for_callers():
 
     values = np.array([1.5])
     assert caller(values) == 6.0
-    assert own(values, 4) == 6.0  # compiled again, with its wrappers, by the function itself
+    assert own(values, 4) == 6.0  # the same types: a one-line trampoline calls the twin's code
     [compiled] = own.overloads.values()
+    assert compiled.fndesc.modname == bare_calls.TRAMPOLINE_MODULE
     assert not bare_calls.is_link_only(compiled.library)
+    assert len(twin_of(own).overloads) == 1  # the body was compiled once
+    assert own(values, 2.5) == 3.75  # other types: the function compiles itself, with its wrappers
+    assert own.overloads[own.signatures[-1]].fndesc.modname == "makeenv.games.example.logic"
+
+
+def defaulted(values, k=2):
+    return values[0] * k
+
+
+def test_a_function_with_defaults_compiles_itself_for_python():
+    own = as_own(defaulted)
+
+    @njit
+    def caller(values):
+        return own(values, 3)
+
+    values = np.array([2.0])
+    assert caller(values) == 6.0 and own(values, 3) == 6.0
+    [compiled] = own.overloads.values()
+    assert compiled.fndesc.modname == "makeenv.games.example.logic"
 
 
 def test_a_function_compiled_for_python_first_serves_its_compiled_callers():
@@ -163,7 +184,15 @@ PROBE = textwrap.dedent(
         raise AssertionError("no error raised")
     twin = bare_calls.bare_twin(total)
     print("twin cache hits", sum(twin._cache_hits.values()), "misses", sum(twin._cache_misses.values()))
-    assert total(values, 2) == 7.5  # Python: the function itself, with its wrappers
+    assert total(values, 2) == 7.5  # Python: a trampoline to the twin (cached as the function's own)
+    assert total.overloads[total.signatures[0]].fndesc.modname == bare_calls.TRAMPOLINE_MODULE
+    try:
+        total(values, -5)
+    except ValueError as error:  # raised in the twin's code, called from Python through the trampoline
+        assert error.args == ("negative count", -5), error.args
+    else:
+        raise AssertionError("no error raised")
+    print("function cache hits", sum(total._cache_hits.values()))
     """
 )
 
@@ -177,6 +206,8 @@ def test_bare_code_is_cached_apart_and_linked_again_from_the_cache(tmp_path):
         assert run.returncode == 0, run.stderr
     assert "twin cache hits 0 misses 1" in runs[0].stdout
     assert "twin cache hits 1 misses 0" in runs[1].stdout
+    assert "function cache hits 0" in runs[0].stdout
+    assert "function cache hits 1" in runs[1].stdout  # the trampoline, loaded from the cache
     cached = {path.name for path in (tmp_path / "numba_cache").rglob("*.nbi")}
     assert any(name.startswith("probe.total-") and "-bare" in name for name in cached), cached
     assert any(name.startswith("probe.total-") and "-bare" not in name for name in cached), cached
