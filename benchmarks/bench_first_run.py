@@ -12,6 +12,7 @@ change saves).
     python benchmarks/bench_first_run.py                 # every registered array game, level 0
     python benchmarks/bench_first_run.py --level 1 Splendor Hex
     python benchmarks/bench_first_run.py --compare MAKEENV_BARE_CALLS --rounds 3 Catan
+    python benchmarks/bench_first_run.py --command check --compare MAKEENV_TRAMPOLINES Hex
 """
 
 from __future__ import annotations
@@ -38,9 +39,11 @@ def children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def timed_run(game: str, level: int, env: dict[str, str]) -> tuple[float, float]:
-    """(wall-clock seconds, CPU seconds) of one `makeenv run` of ``game``."""
+def timed_run(game: str, level: int, env: dict[str, str], what: str = "run") -> tuple[float, float]:
+    """(wall-clock seconds, CPU seconds) of one `makeenv run` (or `makeenv check`) of ``game``."""
     command = [sys.executable, "-m", "makeenv", "run", game, "--games", "200", "--level", str(level), "--seed", "1"]
+    if what == "check":
+        command = [sys.executable, "-m", "makeenv", "check", game]
     started, cpu = time.perf_counter(), children_cpu()
     result = subprocess.run(command, env=env, capture_output=True, text=True)
     elapsed = time.perf_counter() - started
@@ -49,11 +52,13 @@ def timed_run(game: str, level: int, env: dict[str, str]) -> tuple[float, float]
     return elapsed, children_cpu() - cpu
 
 
-def first_and_second(game: str, level: int, extra: dict[str, str]) -> tuple[tuple[float, float], tuple[float, float]]:
+def first_and_second(
+    game: str, level: int, extra: dict[str, str], what: str = "run"
+) -> tuple[tuple[float, float], tuple[float, float]]:
     """The timings of a run with empty caches and of a second run with the caches it left."""
     with tempfile.TemporaryDirectory() as numba_cache, tempfile.TemporaryDirectory() as makeenv_cache:
         env = {**os.environ, "NUMBA_CACHE_DIR": numba_cache, "MAKEENV_CACHE_DIR": makeenv_cache, **extra}
-        return timed_run(game, level, env), timed_run(game, level, env)
+        return timed_run(game, level, env, what), timed_run(game, level, env, what)
 
 
 def main() -> None:
@@ -62,19 +67,21 @@ def main() -> None:
     parser.add_argument("--level", type=int, default=0, help="opponent level (default 0, as `makeenv run`)")
     parser.add_argument("--rounds", type=int, default=1, help="cold runs per game (median)")
     parser.add_argument("--compare", metavar="VAR", help="also time each game with VAR=0 (interleaved)")
+    parser.add_argument(
+        "--command", choices=("run", "check"), default="run", help="time `makeenv run` (default) or `makeenv check`"
+    )
     args = parser.parse_args()
     games = args.games or sorted(spec.id for spec in REGISTRY.values() if spec.kind == "array")
     settings = {"": {}} if not args.compare else {"": {args.compare: "1"}, f"{args.compare}=0": {args.compare: "0"}}
-    print(
-        f"CPU: {cpu_name()}; makeenv run <game> --games 200 --level {args.level}; load average {os.getloadavg()[0]:.1f}"
-    )
+    what = f"makeenv run <game> --games 200 --level {args.level}" if args.command == "run" else "makeenv check <game>"
+    print(f"CPU: {cpu_name()}; {what}; load average {os.getloadavg()[0]:.1f}")
     print(f"{'game':20} {'setting':24} {'cold wall s':>11} {'cold CPU s':>10} {'warm wall s':>11} {'warm CPU s':>10}")
     worst = 0.0
     for game in games:
         timings: dict[str, list[tuple[tuple[float, float], tuple[float, float]]]] = {name: [] for name in settings}
         for _ in range(args.rounds):
             for name, extra in settings.items():
-                timings[name].append(first_and_second(game, args.level, extra))
+                timings[name].append(first_and_second(game, args.level, extra, args.command))
         for name, runs in timings.items():
             cold_wall, cold_cpu = (statistics.median(run[0][i] for run in runs) for i in (0, 1))
             warm_wall, warm_cpu = (statistics.median(run[1][i] for run in runs) for i in (0, 1))
@@ -83,7 +90,9 @@ def main() -> None:
                 f"{game:20} {name or 'default':24} {cold_wall:11.1f} {cold_cpu:10.1f} {warm_wall:11.1f} {warm_cpu:10.1f}",
                 flush=True,
             )
-    print(f"slowest first run: {worst:.1f} s wall (makeenv {makeenv.__version__}, Python {platform.python_version()})")
+    print(
+        f"slowest first {args.command}: {worst:.1f} s wall (makeenv {makeenv.__version__}, Python {platform.python_version()})"
+    )
 
 
 if __name__ == "__main__":

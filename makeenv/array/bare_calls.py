@@ -18,9 +18,10 @@ Catan's first ``makeenv run`` takes 9.0 s instead of 12.5 (``python benchmarks/b
 --compare MAKEENV_BARE_CALLS Catan``). A call from Python still goes to the function itself. When
 its twin is already compiled for those argument types (a game's ``stepEnv`` called by a test or the
 GUI after a loop ran), the function compiles a one-line trampoline that calls the twin, instead of
-translating, typing and lowering its whole body a second time; otherwise it compiles with its
-wrappers as always. Once a function has been compiled for Python, compiled callers use that. User
-code outside ``makeenv.`` is left alone. ``MAKEENV_BARE_CALLS=0`` keeps numba's way.
+translating, typing and lowering its whole body a second time (``MAKEENV_TRAMPOLINES=0`` turns
+just this off); otherwise it compiles with its wrappers as always. Once a function has been compiled
+for Python, compiled callers use that. User code outside ``makeenv.`` is left alone.
+``MAKEENV_BARE_CALLS=0`` keeps numba's way.
 
 :func:`install` replaces seven numba methods (how a dispatcher compiles and hands out a compiled
 overload, how the CPU target makes a compiled function callable, how a code library is finalised,
@@ -38,6 +39,7 @@ from numba.core import caching, codegen, cpu, dispatcher, sigutils
 from numba.core.compiler_lock import global_compiler_lock, require_global_compiler_lock
 
 SWITCH = "MAKEENV_BARE_CALLS"
+TRAMPOLINE_SWITCH = "MAKEENV_TRAMPOLINES"  # 0: a Python call compiles the function itself, as numba does
 OWN_PREFIXES = ("makeenv.", "makeenv_")  # the package; the modules built from its templates
 BARE_OPTIONS = {"no_cpython_wrapper": True, "no_cfunc_wrapper": True}
 LINK_ONLY_KIND = "makeenv-link-only"  # how numba's cache marks a link-only library's IR
@@ -177,7 +179,7 @@ class _ThroughTrampoline:
 
 def _compile(self: Any, sig: Any) -> Any:
     twin = self.__dict__.get(_TWIN)
-    if twin is not None and _enabled:
+    if twin is not None and _enabled and os.environ.get(TRAMPOLINE_SWITCH, "1") != "0":
         args = tuple(sigutils.normalize_signature(sig)[0])
         if args in twin.overloads and args not in self.overloads:
             through = trampoline(self)

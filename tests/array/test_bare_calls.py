@@ -60,6 +60,20 @@ def test_python_calls_a_function_compiled_bare_for_callers_through_a_trampoline_
     assert own.overloads[own.signatures[-1]].fndesc.modname == "makeenv.games.example.logic"
 
 
+def test_the_trampoline_switch_compiles_the_function_itself(monkeypatch):
+    monkeypatch.setenv(bare_calls.TRAMPOLINE_SWITCH, "0")
+    own = as_own(scaled)
+
+    @njit
+    def caller(values):
+        return own(values, 4)
+
+    values = np.array([1.5])
+    assert caller(values) == 6.0 and own(values, 4) == 6.0
+    [compiled] = own.overloads.values()
+    assert compiled.fndesc.modname == "makeenv.games.example.logic"
+
+
 def defaulted(values, k=2):
     return values[0] * k
 
