@@ -40,19 +40,12 @@ RANDOM_SLOT = MAX_BOT_FUNCTIONS
 #: player count (up to 9 players), so one compile of a loop serves every player count of a game
 BOT_DATA_SLOTS = 8
 
+_BUILT_PREFIXES = "|".join(re.escape(p) for p in [t.module_prefix for t in TEMPLATES.values()] + [LIVE_PREFIX])
 _INTERNAL_FILE = re.compile(
-    "("
-    + "|".join(re.escape(t.path.stem) for t in TEMPLATES.values())
-    + "|("
-    + "|".join(re.escape(p) for p in [t.module_prefix for t in TEMPLATES.values()] + [LIVE_PREFIX])
-    + r")_\w+)\.py$"
+    "(" + "|".join(re.escape(t.path.stem) for t in TEMPLATES.values()) + "|(" + _BUILT_PREFIXES + r")_\w+)\.py$"
 )
-
-
-#: the name of a module built from a template, as it prefixes a function's name (``makeenv_referee_<digest>.``)
-BUILT_MODULE_PREFIX = re.compile(
-    "(" + "|".join(re.escape(p) for p in [t.module_prefix for t in TEMPLATES.values()] + [LIVE_PREFIX]) + r")_\w+\."
-)
+#: a module built from a template, as it prefixes a function's name (``makeenv_referee_<digest>.``)
+BUILT_MODULE_PREFIX = re.compile("(" + _BUILT_PREFIXES + r")_[0-9a-f]+\.(?!py\b)")
 
 
 def is_internal_file(path: str) -> bool:

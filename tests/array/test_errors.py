@@ -266,3 +266,12 @@ def test_a_missing_game_folder_is_reported_without_internal_function_names():
     result = runner.invoke(app, ["run", "./no_such_game_folder"])
     assert result.exit_code == 2
     assert "no such game folder './no_such_game_folder'" in result.output and "load_array_env" not in result.output
+
+
+def test_messages_drop_the_names_of_modules_built_from_templates_but_keep_file_paths():
+    from makeenv.array.errors import strip_internal_names
+
+    text = "your agent makeenv_referee_0a1b2c.valid_choice_agent raised in makeenv_live_12.n_games"
+    assert strip_internal_names(text) == "your agent valid_choice_agent raised in n_games"
+    path = 'File "/cache/runners/makeenv_loop_0a1b2c.py", line 9'
+    assert strip_internal_names(path) == path
