@@ -171,10 +171,13 @@ class _ThroughTrampoline:
         return getattr(self._compiler, name)
 
     def compile(self, args: tuple[Any, ...], return_type: Any) -> Any:
-        self._trampoline.compile(args)
-        compiled = self._trampoline.overloads[args]
-        # numba times each compile into its result's metadata; the function's compile times its own
-        return compiled._replace(metadata={k: v for k, v in (compiled.metadata or {}).items() if k != "timers"})
+        try:
+            self._trampoline.compile(args)
+            compiled = self._trampoline.overloads[args]
+            # numba times each compile into its result's metadata; the function's compile times its own
+            return compiled._replace(metadata={k: v for k, v in (compiled.metadata or {}).items() if k != "timers"})
+        except Exception:  # a numba whose internals differ: the function compiles itself, as numba does
+            return self._compiler.compile(args, return_type)
 
 
 def _compile(self: Any, sig: Any) -> Any:

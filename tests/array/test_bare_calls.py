@@ -74,6 +74,25 @@ def test_the_trampoline_switch_compiles_the_function_itself(monkeypatch):
     assert compiled.fndesc.modname == "makeenv.games.example.logic"
 
 
+def test_a_trampoline_that_fails_to_compile_leaves_the_function_to_compile_itself(monkeypatch):
+    own = as_own(scaled)
+
+    @njit
+    def caller(values):
+        return own(values, 4)
+
+    values = np.array([1.5])
+    assert caller(values) == 6.0
+
+    def broken_compile(sig):
+        raise RuntimeError("a numba that compiles otherwise")
+
+    monkeypatch.setattr(bare_calls.trampoline(own), "compile", broken_compile)
+    assert own(values, 4) == 6.0
+    [compiled] = own.overloads.values()
+    assert compiled.fndesc.modname == "makeenv.games.example.logic"
+
+
 def defaulted(values, k=2):
     return values[0] * k
 
