@@ -42,18 +42,31 @@ def test_a_function_called_from_compiled_code_compiles_bare_and_is_only_linked()
     assert not bare_calls.is_link_only(caller.overloads[caller.signatures[0]].library)
 
 
-def test_python_calls_a_function_compiled_bare_for_callers_through_a_trampoline_to_its_twin():
-    own = as_own(scaled)
+def called_from_compiled_code(function, k=4):
+    """makeenv's copy of ``function``, once a compiled caller has compiled its bare twin with
+    ``(array, int)`` arguments: ``own(np.array([1.5]), k)`` is then a Python call of the same types."""
+    own = as_own(function)
 
     @njit
     def caller(values):
-        return own(values, 4)
+        return own(values, k)
 
-    values = np.array([1.5])
-    assert caller(values) == 6.0
-    assert own(values, 4) == 6.0  # the same types: a one-line trampoline calls the twin's code
+    assert caller(np.array([1.5])) == 1.5 * k
+    return own
+
+
+def compiled_as(own):
+    """The module the Python-callable code of ``own``'s only overload was compiled as."""
     [compiled] = own.overloads.values()
-    assert compiled.fndesc.modname == bare_calls.TRAMPOLINE_MODULE
+    return compiled.fndesc.modname
+
+
+def test_python_calls_a_function_compiled_bare_for_callers_through_a_trampoline_to_its_twin():
+    own = called_from_compiled_code(scaled)
+    values = np.array([1.5])
+    assert own(values, 4) == 6.0  # the same types: a one-line trampoline calls the twin's code
+    assert compiled_as(own) == bare_calls.TRAMPOLINE_MODULE
+    [compiled] = own.overloads.values()
     assert not bare_calls.is_link_only(compiled.library)
     assert len(twin_of(own).overloads) == 1  # the body was compiled once
     assert own(values, 2.5) == 3.75  # other types: the function compiles itself, with its wrappers
@@ -62,35 +75,20 @@ def test_python_calls_a_function_compiled_bare_for_callers_through_a_trampoline_
 
 def test_the_trampoline_switch_compiles_the_function_itself(monkeypatch):
     monkeypatch.setenv(bare_calls.TRAMPOLINE_SWITCH, "0")
-    own = as_own(scaled)
-
-    @njit
-    def caller(values):
-        return own(values, 4)
-
-    values = np.array([1.5])
-    assert caller(values) == 6.0 and own(values, 4) == 6.0
-    [compiled] = own.overloads.values()
-    assert compiled.fndesc.modname == "makeenv.games.example.logic"
+    own = called_from_compiled_code(scaled)
+    assert own(np.array([1.5]), 4) == 6.0
+    assert compiled_as(own) == "makeenv.games.example.logic"
 
 
 def test_a_trampoline_that_fails_to_compile_leaves_the_function_to_compile_itself(monkeypatch):
-    own = as_own(scaled)
-
-    @njit
-    def caller(values):
-        return own(values, 4)
-
-    values = np.array([1.5])
-    assert caller(values) == 6.0
+    own = called_from_compiled_code(scaled)
 
     def broken_compile(sig):
         raise RuntimeError("a numba that compiles otherwise")
 
     monkeypatch.setattr(bare_calls.trampoline(own), "compile", broken_compile)
-    assert own(values, 4) == 6.0
-    [compiled] = own.overloads.values()
-    assert compiled.fndesc.modname == "makeenv.games.example.logic"
+    assert own(np.array([1.5]), 4) == 6.0
+    assert compiled_as(own) == "makeenv.games.example.logic"
 
 
 def defaulted(values, k=2):
@@ -98,16 +96,9 @@ def defaulted(values, k=2):
 
 
 def test_a_function_with_defaults_compiles_itself_for_python():
-    own = as_own(defaulted)
-
-    @njit
-    def caller(values):
-        return own(values, 3)
-
-    values = np.array([2.0])
-    assert caller(values) == 6.0 and own(values, 3) == 6.0
-    [compiled] = own.overloads.values()
-    assert compiled.fndesc.modname == "makeenv.games.example.logic"
+    own = called_from_compiled_code(defaulted, k=3)
+    assert own(np.array([1.5]), 3) == 4.5
+    assert compiled_as(own) == "makeenv.games.example.logic"
 
 
 def test_a_function_compiled_for_python_first_serves_its_compiled_callers():
