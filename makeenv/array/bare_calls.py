@@ -90,17 +90,19 @@ class _BareCache(caching.FunctionCache):
         )
 
 
+def _dispatcher_like(function: Any, py_func: Any, options: dict[str, Any], local_types: dict[str, Any]) -> Any:
+    """A dispatcher of ``function``'s kind and compiler pipeline, compiling ``py_func``."""
+    return type(function)(
+        py_func, locals=local_types, targetoptions=options, pipeline_class=function._compiler.pipeline_class
+    )
+
+
 def bare_twin(function: Any) -> Any:
     """The dispatcher that compiles ``function`` for compiled callers, without Python's wrappers
     (made once; cached on disk when ``function`` is)."""
     twin = function.__dict__.get(_TWIN)
     if twin is None:
-        twin = type(function)(
-            function.py_func,
-            locals=function.locals,
-            targetoptions={**function.targetoptions, **BARE_OPTIONS},
-            pipeline_class=function._compiler.pipeline_class,
-        )
+        twin = _dispatcher_like(function, function.py_func, {**function.targetoptions, **BARE_OPTIONS}, function.locals)
         if isinstance(function._cache, caching.FunctionCache):
             twin._cache = _BareCache(function.py_func)
         function.__dict__[_TWIN] = twin
@@ -154,7 +156,7 @@ def trampoline(function: Any) -> Any | None:
         py_func.__module__ = TRAMPOLINE_MODULE
         py_func.__qualname__ = py_func.__name__ = function.py_func.__name__
         options = {k: v for k, v in function.targetoptions.items() if k != "cache"}
-        made = type(function)(py_func, targetoptions=options, pipeline_class=function._compiler.pipeline_class)
+        made = _dispatcher_like(function, py_func, options, {})
         function.__dict__[_TRAMPOLINE] = made
     return made
 
