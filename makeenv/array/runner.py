@@ -36,7 +36,7 @@ from numba.core.errors import NumbaError
 
 from makeenv.array import errors as E
 from makeenv.array.agents import Bot
-from makeenv.array.cache import BUILTIN_RANDOM_AGENTS, describe, is_numba_function, loop_module
+from makeenv.array.cache import BUILTIN_RANDOM_AGENTS, describe, is_numba_function, loop_module, referee_module
 from makeenv.array.results import Results, new_stats
 from makeenv.array.templates import BOT_DATA_SLOTS, MAX_BOT_FUNCTIONS, RANDOM_SLOT
 
@@ -208,6 +208,12 @@ def make_plan(
             for bot in bots_of_level
             if is_numba_function(bot.policy)
         )
+        idiom = referee_module(env).valid_choice_agent
+        own_agent = kind == "user" and not any(agent is f for f in (*functions, idiom))
+        if functions and len(functions) < MAX_BOT_FUNCTIONS and not own_agent:
+            # the seed's agent idiom rides in the loop of the levels: check_env's numba run is played
+            # by the loop its level check compiles (a user's own agent gets a loop without it)
+            functions.append(idiom)
         if len(functions) > MAX_BOT_FUNCTIONS or (
             every_random and not _plays_as_a_bot(agent, agent_data, functions, bots)
         ):

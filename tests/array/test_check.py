@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
+from numba import njit
 
 import makeenv
 from makeenv.array.check import CHECKS, check_env, run_checks
@@ -109,6 +111,30 @@ def test_the_numba_agent_check_plays_the_seeds_idiom_to_the_final_turn():
     [problem] = result.problems
     assert problem.startswith("env.run with a numba agent failed: ")
     assert "valid_choice_agent" in problem and "final turn" in problem, problem
+
+
+def test_the_numba_agent_check_and_the_level_check_share_one_compiled_loop():
+    """In a game with bots the seed's idiom rides in the loop of the levels (no loop of its own to
+    compile), and its failing final turn is still told as the agent's."""
+    from makeenv.array import runner
+    from makeenv.array.cache import referee_module
+    from makeenv.games.rock_paper_scissors import bots
+
+    env = makeenv.make("RockPaperScissors")
+    idiom = referee_module(env).valid_choice_agent
+    plan = runner.make_plan(env, idiom, 0, agent_data=np.zeros(2))
+    assert plan.agent_kind == "bot" and plan.module is runner.make_plan(env, "random", 1).module
+    own_agent = njit(idiom.py_func)  # the same code as a user's own agent: its loop does without the idiom
+    assert not any(f is idiom for f in runner.make_plan(env, own_agent, 1, agent_data=np.zeros(2)).module.BOTS)
+
+    module = broken("final_valid_action")
+    module.LEVELS = bots.LEVELS
+    env = load_array_env(module)
+    [numba_run, levels] = run_checks(env, ["runs_numba_agent", "levels"], run_games=20)
+    assert runner.make_plan(env, referee_module(env).valid_choice_agent, 0, agent_data=np.zeros(2)).agent_kind == "bot"
+    assert numba_run.status == "fail" and levels.status == "pass", (numba_run, levels)
+    [problem] = numba_run.problems
+    assert "your agent valid_choice_agent" in problem and "final turn" in problem, problem
 
 
 def test_is_valid_action_must_agree_at_the_end_too():
