@@ -137,10 +137,15 @@ def listed_options(observation: str) -> list[dict[str, Any]]:
     """
     if not isinstance(observation, str):
         return []
-    blocks = _LISTED_BLOCK.findall(observation)
-    if not blocks:
-        return []
-    return [{"answer": f"[{k}]", "label": label, "action": int(k)} for k, label in _LISTED_LINE.findall(blocks[-1])]
+    # from the end: an observation carries the whole game's history, a listing at every turn
+    start = len(observation)
+    while (start := observation.rfind(VALID_ACTIONS_HEADER, 0, start)) >= 0:
+        block = _LISTED_BLOCK.match(observation, start)
+        if block:
+            return [
+                {"answer": f"[{k}]", "label": label, "action": int(k)} for k, label in _LISTED_LINE.findall(block[1])
+            ]
+    return []
 
 
 def _listing(actions: Sequence[int]) -> str:

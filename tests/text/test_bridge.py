@@ -247,6 +247,8 @@ def test_the_listing_is_read_back_from_observations_and_nothing_else_is():
     assert [o["action"] for o in listed_options(observation)] == list(env.match.valid_action_ids())
     for text in ("", "Write your strategy.", "Valid actions: [0], [1]", "Valid actions:\nnone listed", None):
         assert listed_options(text) == []
+    # a header that lists nothing after the newest listing leaves that listing the newest
+    assert listed_options(observation + "\nValid actions:\nnone now") == env.action_options(0)
 
 
 def test_an_agent_that_chooses_gets_the_valid_actions_descriptions_and_never_errs():
