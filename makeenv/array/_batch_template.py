@@ -99,7 +99,7 @@ def deal(env, seat_slot, fixed_seat, err, err_valid, game, init_args):
     return me
 
 
-@njit(cache=CACHE, inline="always")
+@njit(cache=CACHE)  # once an episode: a call costs nothing, and one compile serves both chunk functions
 def new_episode(env, seat_slot, slot_fn, bots, fixed_seat, err, err_valid, game, init_args):
     """Deal a game and let the bots move up to the agent's first turn. Returns (CHUNK_OK, the
     agent's seat, steps played); games that end before that turn are dealt again (CHUNK_STUCK

@@ -30,7 +30,7 @@ CHECK_OPTIONS: dict[str, dict] = {
 #: the checks that compile and run whole game loops; for these games (whose level check plays
 #: games against search bots) they run in the slow set, the other checks in the quick set
 LOOP_CHECKS = ("runs_numba_agent", "runs_python_agent", "completed_games", "wins_match_rewards", "levels")
-SLOW_LOOP_GAMES = frozenset({"Durak", "SushiGo"})
+SLOW_LOOP_GAMES = frozenset({"Durak", "SushiGo", "ImplodingKittens", "ExplodingKittens"})
 
 
 def setup_params(only: frozenset[str] | None = None) -> list:
