@@ -79,7 +79,7 @@ def test_sample_env_rebuilds_the_env():
 
 def test_random_play_matches_openspiel():
     """Uniform random play: the same outcome distribution and game length as OpenSpiel's."""
-    results = ENV.evaluate("random", 20_000, np.zeros(2), seed=1)
+    results = ENV.evaluate("random", 20_000, seed=1)
     first, second = results.by_seat
     ours = np.array([first.wins / first.games, second.wins / second.games])
     assert results.draws == 0
