@@ -87,12 +87,20 @@ def asking(err, call, p, actor, game, steps):
 @njit(cache=CACHE, inline="always")
 def bot_move(state, p, slot, slot_fn, bot_data, err, err_valid, game, steps):
     """The move of the bot in ``slot`` (its data is ``bot_data[slot]``), checked."""
-    if BOTS_RANDOM or slot_fn[slot] == RANDOM_SLOT:
+    if BOTS_RANDOM:
         return random_move(state, err, err_valid, p, slot, game, steps)
-    asking(err, CALL_MOVE, p, slot, game, steps)
-    raw, _ = call_bot(slot_fn[slot], state, bot_data[slot])
+    return policy_move(state, p, slot, slot_fn[slot], bot_data[slot], err, err_valid, game, steps)
+
+
+@njit(cache=CACHE, inline="always")
+def policy_move(state, p, actor, fn, data, err, err_valid, game, steps):
+    """The move of bot policy ``fn`` (RANDOM_SLOT: the built-in random agent) for ``actor``, checked."""
+    if fn == RANDOM_SLOT:
+        return random_move(state, err, err_valid, p, actor, game, steps)
+    asking(err, CALL_MOVE, p, actor, game, steps)
+    raw, _ = call_bot(fn, state, data)
     err[ERR_CALL] = CALL_NONE
-    return checked_action(raw, state, err, err_valid, p, slot, game, steps)
+    return checked_action(raw, state, err, err_valid, p, actor, game, steps)
 
 
 @njit(cache=CACHE, inline="always")
@@ -102,20 +110,25 @@ def final_turns(env, me, agent_data, seat_slot, slot_fn, bot_data, err, game, st
     the Python seats' (slot_fn -1: Python gives them theirs); a game's bot in the agent's seat has
     its final turn as the opponents' bots do. Returns agent_data."""
     for p in range(seat_slot.shape[0]):
-        if p == me:
-            if AGENT_KIND != "random":
-                state = getPlayerState(env, p)
-                asking(err, CALL_FINAL, p, ACTOR_AGENT, game, steps)
-                _, agent_data = agent(state, agent_data)
-            elif AGENT_MAY_BE_BOT and slot_fn[slot_fn.shape[0] - 1] >= 0:
-                state = getPlayerState(env, p)
-                asking(err, CALL_FINAL, p, ACTOR_AGENT, game, steps)
-                call_bot(slot_fn[slot_fn.shape[0] - 1], state, agent_data)
-        elif not BOTS_RANDOM and 0 <= slot_fn[seat_slot[p]] < RANDOM_SLOT:
-            slot = seat_slot[p]
+        if p == me and AGENT_KIND != "random":
             state = getPlayerState(env, p)
-            asking(err, CALL_FINAL, p, slot, game, steps)
-            call_bot(slot_fn[slot], state, bot_data[slot])
+            asking(err, CALL_FINAL, p, ACTOR_AGENT, game, steps)
+            _, agent_data = agent(state, agent_data)
+            continue
+        if BOTS_RANDOM:
+            continue
+        # the bot seats, and the agent's when a game's bot plays it: one call site, compiled once
+        if p == me:
+            if not AGENT_MAY_BE_BOT:
+                continue
+            actor, fn, data = ACTOR_AGENT, slot_fn[slot_fn.shape[0] - 1], agent_data
+        else:
+            actor = seat_slot[p]
+            fn, data = slot_fn[actor], bot_data[actor]
+        if 0 <= fn < RANDOM_SLOT:
+            state = getPlayerState(env, p)
+            asking(err, CALL_FINAL, p, actor, game, steps)
+            call_bot(fn, state, data)
     err[ERR_CALL] = CALL_NONE
     return agent_data
 
@@ -141,12 +154,17 @@ def play_one(agent_data, bot_data, slot_fn, seat_slot, me, stats, winners, retur
         actor = ACTOR_AGENT if p == me else seat_slot[p]
         if ALL_RANDOM:  # every seat plays the same random choice: one code path, no branch
             a = random_move(state, err, err_valid, p, actor, game, steps)
+        elif AGENT_MAY_BE_BOT:  # the agent's seat plays as the bots' do: one call site, compiled once
+            if p == me:
+                fn, data = slot_fn[slot_fn.shape[0] - 1], agent_data
+                if fn < 0:
+                    fn = RANDOM_SLOT
+            else:
+                fn, data = slot_fn[actor], bot_data[actor]
+            a = policy_move(state, p, actor, fn, data, err, err_valid, game, steps)
         elif p == me:
             asking(err, CALL_MOVE, p, ACTOR_AGENT, game, steps)
-            if AGENT_MAY_BE_BOT and slot_fn[slot_fn.shape[0] - 1] >= 0:
-                raw, _ = call_bot(slot_fn[slot_fn.shape[0] - 1], state, agent_data)
-            else:
-                raw, agent_data = agent(state, agent_data)
+            raw, agent_data = agent(state, agent_data)
             err[ERR_CALL] = CALL_NONE
             a = checked_action(raw, state, err, err_valid, p, ACTOR_AGENT, game, steps)
         else:
