@@ -19,10 +19,14 @@ from makeenv.registry import REGISTRY
 
 
 def _game_of_file(path: Path) -> str | None:
-    """``tests/games/test_tic_tac_toe.py`` -> ``TicTacToe`` (the game's registered name)."""
+    """``tests/games/test_tic_tac_toe.py`` -> ``TicTacToe``: the registered game whose name, case and
+    underscores aside, the file's name starts with (the longest such name; ``test_tlmn.py`` is TLMN's,
+    ``test_splendor_encodings.py`` Splendor's). None for a file of no game."""
     if path.parent.name != "games" or not path.name.startswith("test_"):
         return None
-    return "".join(part.capitalize() for part in path.stem[len("test_") :].split("_"))
+    stem = path.stem[len("test_") :].replace("_", "").lower()
+    names = sorted((name for name, spec in REGISTRY.items() if spec.kind == "array"), key=len, reverse=True)
+    return next((name for name in names if stem.startswith(name.lower())), None)
 
 
 def _group(item: pytest.Item) -> str:
@@ -32,7 +36,7 @@ def _group(item: pytest.Item) -> str:
         return f"game:{game}"
     path = Path(str(item.fspath))
     game = _game_of_file(path)
-    if game is not None and game != "EveryGame":
+    if game is not None:
         return f"game:{game}"
     return f"file:{path.relative_to(Path(__file__).parent).as_posix()}"
 

@@ -12,6 +12,21 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def test_each_games_test_file_joins_its_games_group():
+    """A game's own test file runs in its game's worker group, whatever the case of its name
+    (``test_tlmn.py`` with TLMN's registry-wide tests), a file of a game's variants with the game."""
+    from tests.conftest import _game_of_file
+
+    folder = ROOT / "tests" / "games"
+    found = {path.name: _game_of_file(path) for path in folder.glob("test_*.py")}
+    assert found.pop("test_every_game.py") is None
+    assert found["test_tlmn.py"] == "TLMN" and found["test_splendor_encodings.py"] == "Splendor"
+    assert found["test_welcome_to_the_dungeon.py"] == "WelcomeToTheDungeon"
+    unmatched = [name for name, game in found.items() if game is None]
+    assert not unmatched, f"name these after a registered game (tests/games/test_<game>.py): {unmatched}"
+    assert _game_of_file(ROOT / "tests" / "array" / "test_runner.py") is None
+
+
 def test_a_games_tests_run_in_one_worker():
     """Fails when the grouping is lost (as with pytest 9.2 and pytest-xdist 3.8, whose loadgroup
     mark no longer reaches the scheduler: tests are then dealt one by one to both workers)."""
