@@ -26,10 +26,11 @@ from tests.gui.conftest import NEXT_MOVE, SMALL_TEXT, assert_not_blank
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 MAX_MOVES = 600
-# Games whose random play outlasts MAX_MOVES face bots that end them sooner. Catan: one random seat
-# makes 643 moves on average against three random players (99th percentile 1,581; 2,000 games),
-# 141 against three level-1 builders (99th percentile 260, most 313).
-LEVEL = {"Catan": 1}
+# Games whose random play outlasts MAX_MOVES, or makes the test long, face bots that end them
+# sooner. Catan: one random seat makes 643 moves on average against three random players (99th
+# percentile 1,581; 2,000 games), 141 against three level-1 builders (99th percentile 260, most
+# 313). Century: 151 against random players, 56 against level 1; StoneAge: 210 and 147 (20 games).
+LEVEL = {"Catan": 1, "Century": 1, "StoneAge": 1}
 MIN_TEXT_PX = 11  # the smallest text (CSS px) the page may show at 1280 px wide
 RESULT = re.compile(
     r"You won!|You shared first place with .+\.|.+ won\. You lost\.|No winner: .+|"
