@@ -9,6 +9,7 @@ from numba import njit
 import makeenv
 from makeenv.array import AgentError, InvalidActionError
 from makeenv.array.contract import load_array_env
+from makeenv.games.rock_paper_scissors import logic as RPS
 
 from . import agents_for_tests as A
 from . import seat_game
@@ -308,6 +309,32 @@ def test_a_level_bot_as_the_agent_is_played_by_the_loop_of_the_levels(env):
     # data of another type than the bots': a loop of its own, as for any agent
     assert runner.make_plan(env, env.bot(2), 1, agent_data=None).agent_kind == "user"
     assert runner.make_plan(env, env.bot(2), 0, agent_data=None).agent_kind == "user"
+
+
+@njit
+def first_valid_counting_in_a_tuple(state, data):
+    """The first valid action, counting the calls in a tuple."""
+    calls, tag = data
+    return np.argmax(RPS.getValidActions(state) == 1.0), (calls + 1, tag)
+
+
+@njit
+def first_valid_counting_in_int_rows(state, data):
+    data[0, 0] += 1
+    return np.argmax(RPS.getValidActions(state) == 1.0), data
+
+
+def test_an_agent_whose_data_is_not_the_bots_type_plays_against_them(env):
+    """The agent's data may be of any type against a game's numba bots (a tuple, a 2-D int array):
+    the levels loop shares one call site between the bots' seats and a bot in the agent's seat, and
+    a user's agent is typed apart from it."""
+    results = env.evaluate(first_valid_counting_in_a_tuple, 200, (0, 2.5), level=1, seed=1)
+    assert results.games == 200 and results.agent_data[1] == 2.5
+    assert results.agent_data[0] >= 2 * 200  # a move and a final turn a game at least
+    rows = env.evaluate(
+        first_valid_counting_in_int_rows, 200, np.zeros((2, 2), dtype=np.int64), level=2, seed=1
+    ).agent_data
+    assert rows.dtype == np.int64 and rows[0, 0] >= 2 * 200 and rows[1].tolist() == [0, 0]
 
 
 def test_the_random_agents_data_is_kept_whatever_its_type(env):
