@@ -6,16 +6,23 @@ compiled. So every test of one game runs in one worker: the registry-wide tests 
 by a registered game's name joins its group: the adapters' checks), a game's own
 ``tests/games/test_<game>.py`` joins that group, and every other file is a group of its own (as
 ``--dist loadfile`` would do). The groups are balanced over the workers, so thirty games spread
-over every core instead of one registry-wide file running on one.
+over every core instead of one registry-wide file running on one. For the same reason a worker's
+local model runs on one llama.cpp thread.
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
 from makeenv.registry import REGISTRY
+
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    # a worker per core already keeps every core busy: one llama.cpp thread per model (two took 10%
+    # more CPU for a slower game with the other core busy; makeenv.text.llama_runtime.default_threads)
+    os.environ.setdefault("MAKEENV_LLM_THREADS", "1")
 
 
 def _game_of_file(path: Path) -> str | None:

@@ -35,7 +35,10 @@ def free_port() -> int:
 class LlamaServer:
     """``python -m llama_cpp.server`` on a free loopback port, with its log kept for failures."""
 
-    def __init__(self, model_path: str, log_path: Path, n_ctx: int = 2048, n_threads: int = 2):
+    def __init__(self, model_path: str, log_path: Path, n_ctx: int = 2048, n_threads: int | None = None):
+        from makeenv.text.llama_runtime import default_threads
+
+        n_threads = n_threads or default_threads()
         self.port = free_port()
         self.base_url = f"http://127.0.0.1:{self.port}/v1"
         self.model = SERVER_MODEL

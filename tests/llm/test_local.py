@@ -5,6 +5,8 @@ from __future__ import annotations
 import builtins
 import importlib.util
 import json
+import os
+import re
 import sys
 from pathlib import Path
 
@@ -31,6 +33,19 @@ SCENARIO = (
 
 
 # ------------------------------------------------------------------ no model needed
+
+
+def test_the_thread_count_comes_from_makeenv_llm_threads(monkeypatch: pytest.MonkeyPatch) -> None:
+    from makeenv.text import llama_runtime
+
+    monkeypatch.setenv("MAKEENV_LLM_THREADS", "3")
+    assert llama_runtime.default_threads() == 3
+    monkeypatch.delenv("MAKEENV_LLM_THREADS")
+    assert llama_runtime.default_threads() == max(1, min(2, os.cpu_count() or 1))
+    for bad in ("0", "two", "-1", "1.5"):
+        monkeypatch.setenv("MAKEENV_LLM_THREADS", bad)
+        with pytest.raises(ValueError, match=f"MAKEENV_LLM_THREADS='{re.escape(bad)}' is not a thread count"):
+            llama_runtime.default_threads()
 
 
 def test_missing_llama_cpp_names_the_install_command(monkeypatch: pytest.MonkeyPatch) -> None:
