@@ -359,9 +359,13 @@ def default_threads() -> int:
     value = os.environ.get(THREADS_ENV, "").strip()
     if not value:
         return max(1, min(2, os.cpu_count() or 1))
-    if not value.isdigit() or int(value) < 1:
+    try:
+        count = int(value)
+    except ValueError:
+        count = 0
+    if count < 1:
         raise ValueError(f"{THREADS_ENV}={value!r} is not a thread count; expected a positive integer such as 1 or 2")
-    return int(value)
+    return count
 
 
 def load_model(

@@ -42,7 +42,7 @@ def test_the_thread_count_comes_from_makeenv_llm_threads(monkeypatch: pytest.Mon
     assert llama_runtime.default_threads() == 3
     monkeypatch.delenv("MAKEENV_LLM_THREADS")
     assert llama_runtime.default_threads() == max(1, min(2, os.cpu_count() or 1))
-    for bad in ("0", "two", "-1", "1.5"):
+    for bad in ("0", "two", "-1", "1.5", "\u00b2"):
         monkeypatch.setenv("MAKEENV_LLM_THREADS", bad)
         with pytest.raises(ValueError, match=f"MAKEENV_LLM_THREADS='{re.escape(bad)}' is not a thread count"):
             llama_runtime.default_threads()
