@@ -119,8 +119,8 @@ def final_turns(env, me, agent_data, seat_slot, slot_fn, bot_data, err, game, st
             continue
         # the bot seats, and the agent's when a game's bot plays it: one call site, compiled once
         if p == me:
-            if not AGENT_MAY_BE_BOT:
-                continue
+            if not AGENT_MAY_BE_BOT:  # never at run time; the constant drops this branch for a user's
+                continue  # agent, whose data may be of any type (not the bots')
             actor, fn, data = ACTOR_AGENT, slot_fn[slot_fn.shape[0] - 1], agent_data
         else:
             actor = seat_slot[p]
