@@ -17,17 +17,21 @@ blocks aligned to fixed positions (``BLOCK``), only whole cached blocks are reus
 is done here from a seeded ``random.Random``, not by llama-cpp-python's ``create_completion`` (whose
 prompt-prefix reuse re-evaluates the last prompt token alone, which llama.cpp's CPU kernels round
 differently from a batch).
+
+CPU kernels: models load without llama.cpp's "extra buffer types" (weights repacked for AMX and
+other CPU-specific kernels; see ``plain_cpu_weights``), so every machine runs the same kernels.
 """
 
 from __future__ import annotations
 
 import atexit
+import contextlib
 import importlib.util
 import os
 import random
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +44,7 @@ __all__ = [
     "LocalModelUnavailable",
     "default_model_path",
     "load_model",
+    "plain_cpu_weights",
 ]
 
 DEFAULT_MODEL_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
@@ -74,6 +79,37 @@ def _require_llama_cpp() -> Any:
             "(about 7 minutes on 2 cores; pip caches the wheel afterwards)."
         ) from None
     return llama_cpp
+
+
+_PARAMS_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def plain_cpu_weights() -> Iterator[None]:
+    """While open, llama-cpp-python loads models with plain CPU kernels only.
+
+    llama.cpp's "extra buffer types" repack weights for kernels chosen by the CPU: AMX on Intel
+    Xeons since Sapphire Rapids. Where a virtual machine reports AMX, those kernels crashed the
+    process (a segmentation fault on the first multi-token decode of SmolLM2-135M; llama.cpp issue
+    #20824). Turning them off (``use_extra_bufts = False``) avoids that, and runs the same kernels,
+    with the same numbers, on every x86 machine. ``llama_cpp.Llama`` has no argument for it, so
+    the library's default model parameters are swapped for the duration.
+    """
+    low_level = _require_llama_cpp().llama_cpp
+    with _PARAMS_LOCK:
+        defaults = low_level.llama_model_default_params
+
+        def plain_params() -> Any:
+            params = defaults()
+            if hasattr(params, "use_extra_bufts"):  # older releases have no such field
+                params.use_extra_bufts = False
+            return params
+
+        low_level.llama_model_default_params = plain_params
+        try:
+            yield
+        finally:
+            low_level.llama_model_default_params = defaults
 
 
 def default_model_path() -> str:
@@ -113,15 +149,16 @@ class LocalModel:
         self.n_ctx = n_ctx
         self.lock = threading.RLock()
         self._llama_cpp = llama_cpp
-        self.llm = llama_cpp.Llama(
-            model_path=path,
-            n_ctx=n_ctx,
-            n_threads=n_threads,
-            n_threads_batch=n_threads,
-            logits_all=False,
-            verbose=False,
-            seed=seed,
-        )
+        with plain_cpu_weights():
+            self.llm = llama_cpp.Llama(
+                model_path=path,
+                n_ctx=n_ctx,
+                n_threads=n_threads,
+                n_threads_batch=n_threads,
+                logits_all=False,
+                verbose=False,
+                seed=seed,
+            )
         self.n_vocab = self.llm.n_vocab()
         self._vocab = llama_cpp.llama_model_get_vocab(self.llm.model)
         self._batch = llama_cpp.llama_batch_init(BLOCK, 0, 1)

@@ -32,8 +32,18 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+# ``python -m llama_cpp.server`` with the plain CPU kernels makeenv's own models use (AMX kernels
+# crash on some virtual machines; see makeenv.text.llama_runtime.plain_cpu_weights)
+SERVER_MAIN = (
+    "import runpy, sys; from makeenv.text.llama_runtime import plain_cpu_weights\n"
+    "sys.argv[0] = 'llama_cpp.server'\n"
+    "with plain_cpu_weights(): runpy.run_module('llama_cpp.server', run_name='__main__', alter_sys=True)"
+)
+
+
 class LlamaServer:
-    """``python -m llama_cpp.server`` on a free loopback port, with its log kept for failures."""
+    """llama-cpp-python's OpenAI-compatible server on a free loopback port, with its log kept for
+    failures."""
 
     def __init__(self, model_path: str, log_path: Path, n_ctx: int = 2048, n_threads: int | None = None):
         from makeenv.text.llama_runtime import default_threads
@@ -45,8 +55,8 @@ class LlamaServer:
         self.log_path = log_path
         self.command = [
             sys.executable,
-            "-m",
-            "llama_cpp.server",
+            "-c",
+            SERVER_MAIN,
             "--model",
             model_path,
             "--model_alias",

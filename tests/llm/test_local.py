@@ -217,6 +217,28 @@ def test_default_model_ships_in_the_package_and_loads_once() -> None:
 
 @needs_llm
 @pytest.mark.llm
+def test_the_model_runs_plain_cpu_kernels_and_decodes_a_batch() -> None:
+    """AMX kernels (weights repacked into llama.cpp's extra buffer types) crashed on the first
+    multi-token decode on a virtual Sapphire Rapids Xeon; the shared model loads without them, and
+    the library's defaults are left as they were."""
+    import llama_cpp
+    import numpy as np
+
+    from makeenv.text.llama_runtime import BLOCK, load_model, plain_cpu_weights
+
+    model = load_model()
+    assert model.llm.model_params.use_extra_bufts is False
+    assert llama_cpp.llama_cpp.llama_model_default_params().use_extra_bufts is True
+    with plain_cpu_weights():
+        assert llama_cpp.llama_cpp.llama_model_default_params().use_extra_bufts is False
+    tokens = model.chat_tokens("You rate plans.", "Dig a well, then build a shelter. " * 8)
+    assert len(tokens) > 2 * BLOCK
+    rows = model.logits(tokens, first=len(tokens) - 3)
+    assert rows.shape == (3, model.n_vocab) and np.isfinite(rows).all()
+
+
+@needs_llm
+@pytest.mark.llm
 def test_jury_prefers_the_clearly_stronger_strategy_whatever_its_label() -> None:
     from makeenv.text.jury.local import LocalJury
 
