@@ -265,7 +265,8 @@ def state_over_freed(env, player, value):
 
 def test_the_state_writes_every_value():
     """getPlayerState starts from np.empty: a value it forgot would show what the memory held."""
-    if not np.isnan(empty_over_freed(np.nan)).all():  # the probe needs the allocator to hand freed memory back
+    # the probe needs the allocator to hand freed memory back; it does not always on a first call
+    if not any(np.isnan(empty_over_freed(np.nan)).all() for _ in range(3)):
         pytest.skip("this machine's allocator does not hand the freed memory back: nothing to probe with")
     for players in (2, 3, 5):
         for state, env in played_states(10, players, players):
