@@ -69,11 +69,12 @@ from .logic import (
     _pending,
     _phase,
     getCurrentPlayer,
-    getPlayerState,
     getValidActions,
     in_game,
     sampleEnv,
     stepEnv,
+    write_player_state,
+    write_valid_actions,
 )
 
 # how much a card is worth keeping, by kind (cats least, Defuse most)
@@ -123,7 +124,12 @@ def _first_valid(valid):
 @njit(cache=True)
 def careful(state, data):
     """Level 1: avoid drawing kittens, steal with cat pairs, Nope attacks aimed at me."""
-    valid = getValidActions(state)
+    return careful_action(state, getValidActions(state)), data
+
+
+@njit(cache=True)
+def careful_action(state, valid) -> int:
+    """``careful``'s move in ``state``, whose valid actions are ``valid``."""
     phase = _phase(state)
     pending = _pending(state)
     if phase == NOPING:
@@ -131,57 +137,57 @@ def careful(state, data):
             if state[S_MAIN] == 1.0:
                 # my own action was Noped: Nope back when it was an escape from drawing
                 if (pending == ATTACK or pending == SKIP) and state[S_HAND + DEFUSE] == 0.0:
-                    return A_NOPE, data
+                    return A_NOPE
             elif pending == ATTACK and state[S_MAIN + int(state[S_PLAYERS]) - 1] == 1.0 and state[S_NOPED] == 0.0:
-                return A_NOPE, data  # the attack would fall on me (I play right after)
-        return A_PASS, data
+                return A_NOPE  # the attack would fall on me (I play right after)
+        return A_PASS
     if phase == CHOOSE_PLAYER:
         best, most = -1, -1.0
         for r in range(1, MAX_PLAYERS):
             a = A_TARGET + r - 1
             if valid[a] == 1.0 and state[S_CARDS + r] > most:
                 best, most = a, state[S_CARDS + r]
-        return (best if best >= 0 else _first_valid(valid)), data
+        return best if best >= 0 else _first_valid(valid)
     if phase == CHOOSE_CARD:
         if pending == FAVOR:
-            return _cheapest(state, valid, A_GIVE, HAND_KINDS, 1.0), data
+            return _cheapest(state, valid, A_GIVE, HAND_KINDS, 1.0)
         if pending == A_TRIPLE:
-            return A_NAME + DEFUSE, data
+            return A_NAME + DEFUSE
         best, best_value = -1, -1.0
         for kind in range(HAND_KINDS):
             if valid[A_TAKE + kind] == 1.0 and KEEP_VALUE[kind] > best_value:
                 best, best_value = A_TAKE + kind, KEEP_VALUE[kind]
-        return best, data
+        return best
     if phase != MAIN:
         need = 2.0 if pending == A_PAIR else (3.0 if pending == A_TRIPLE else 1.0)
-        return _cheapest(state, valid, A_DISCARD, COMBO_KINDS, need), data
+        return _cheapest(state, valid, A_DISCARD, COMBO_KINDS, need)
     # main phase
     top = _top_known(state)
     defused = state[S_HAND + DEFUSE] > 0.0
     danger = top == KITTEN or (top < 0 and not defused and kitten_risk(state) >= RISKY)
     if danger:
         if top < 0 and valid[FUTURE] == 1.0:
-            return FUTURE, data
+            return FUTURE
         if valid[ATTACK] == 1.0:
-            return ATTACK, data
+            return ATTACK
         if valid[SKIP] == 1.0:
-            return SKIP, data
+            return SKIP
         if valid[SHUFFLE] == 1.0 and top == KITTEN:
-            return SHUFFLE, data
+            return SHUFFLE
     if not defused:
         # hunt for a Defuse: cat pairs steal a random card, favors make someone give one
         for kind in range(6, COMBO_KINDS):
             if valid[A_PAIR] == 1.0 and state[S_HAND + kind] >= 2.0:
-                return A_PAIR, data
+                return A_PAIR
         if valid[FAVOR] == 1.0:
-            return FAVOR, data
+            return FAVOR
     else:
         for kind in range(6, COMBO_KINDS):
             if valid[A_TRIPLE] == 1.0 and state[S_HAND + kind] >= 3.0:
-                return A_TRIPLE, data
+                return A_TRIPLE
             if valid[A_PAIR] == 1.0 and state[S_HAND + kind] >= 2.0:
-                return A_PAIR, data
-    return A_DRAW, data
+                return A_PAIR
+    return A_DRAW
 
 
 # ---- level 3: determinized Monte Carlo search ---------------------------------------------------------
@@ -202,16 +208,19 @@ def sampler_wins(state, budget, data):
     me = int(state[S_SEAT])
     deals = budget // choices + 1
     wins = np.zeros(NUM_ACTIONS)
+    seen = np.empty(STATE_SIZE)  # one state and one valid-action vector for every play-out step
+    allowed = np.empty(NUM_ACTIONS)
     for _ in range(deals):
         deal = sampleEnv(state)
+        env = np.empty_like(deal)
         for a in range(NUM_ACTIONS):
             if valid[a] != 1.0:
                 continue
-            env = deal.copy()
+            env[:] = deal
             stepEnv(a, env)
             while env[E_WINNER] < 0.0:
-                b, data = careful(getPlayerState(env, getCurrentPlayer(env)), data)
-                stepEnv(b, env)
+                write_player_state(env, getCurrentPlayer(env), seen)
+                stepEnv(careful_action(seen, write_valid_actions(seen, allowed)), env)
             if int(env[E_WINNER]) == me:
                 wins[a] += 1.0
     return wins, deals
