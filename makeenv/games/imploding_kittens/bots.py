@@ -88,11 +88,12 @@ from .logic import (
     _pending,
     _phase,
     getCurrentPlayer,
-    getPlayerState,
     getValidActions,
     in_game,
     sampleEnv,
     stepEnv,
+    write_player_state,
+    write_valid_actions,
 )
 
 WEIGHTS_FILE = Path(__file__).with_name("level2_weights.npz")
@@ -186,7 +187,12 @@ def _escape(state, valid, top):
 @njit(cache=True)
 def careful(state, data):
     """Level 1: avoid drawing kittens, steal with cat pairs, Nope attacks aimed at me."""
-    valid = getValidActions(state)
+    return careful_action(state, getValidActions(state)), data
+
+
+@njit(cache=True)
+def careful_action(state, valid) -> int:
+    """``careful``'s move in ``state``, whose valid actions are ``valid``."""
     phase = _phase(state)
     pending = _pending(state)
     players = int(state[S_PLAYERS])
@@ -195,60 +201,60 @@ def careful(state, data):
             if state[S_MAIN] == 1.0:
                 # my own escape was Noped: Nope back when I have no Defuse
                 if pending in (ATTACK, SKIP, A_TARGETED, A_REVERSE, A_BOTTOM) and state[S_HAND + DEFUSE] == 0.0:
-                    return A_NOPE, data
+                    return A_NOPE
             elif (
                 pending == ATTACK
                 and state[S_NOPED] == 0.0
                 and (state[S_MAIN + players - 1] == 1.0 or state[S_MAIN + 1] == 1.0)
             ):
-                return A_NOPE, data  # the attack may fall on me (I sit next to the attacker)
-        return A_PASS, data
+                return A_NOPE  # the attack may fall on me (I sit next to the attacker)
+        return A_PASS
     if phase == CHOOSE_PLAYER:
         best, most = -1, -1.0
         for r in range(1, MAX_PLAYERS):
             a = A_TARGET + r - 1
             if valid[a] == 1.0 and state[S_CARDS + r] > most:
                 best, most = a, state[S_CARDS + r]
-        return (best if best >= 0 else _first_valid(valid)), data
+        return best if best >= 0 else _first_valid(valid)
     if phase == CHOOSE_CARD:
         if pending == FAVOR:
-            return _cheapest(state, valid, A_GIVE, HAND_KINDS), data
+            return _cheapest(state, valid, A_GIVE, HAND_KINDS)
         if pending == A_TRIPLE:
-            return A_NAME + DEFUSE, data
+            return A_NAME + DEFUSE
         best, best_value = -1, -1.0
         for kind in range(HAND_KINDS):
             if valid[A_TAKE + kind] == 1.0 and KEEP_VALUE[kind] > best_value:
                 best, best_value = A_TAKE + kind, KEEP_VALUE[kind]
-        return best, data
+        return best
     if phase == ALTERING:
-        return _best_order(state, valid), data
+        return _best_order(state, valid)
     if phase != MAIN:
-        return _cheapest(state, valid, A_DISCARD, COMBO_KINDS), data
+        return _cheapest(state, valid, A_DISCARD, COMBO_KINDS)
     # main phase
     top = _seen(state, 0)
     defused = state[S_HAND + DEFUSE] > 0.0
     danger = _deadly(state, top) or (top < 0 and not defused and kitten_risk(state) >= RISKY)
     if danger:
         if top < 0 and valid[FUTURE] == 1.0:
-            return FUTURE, data
+            return FUTURE
         escape = _escape(state, valid, top)
         if escape >= 0:
-            return escape, data
+            return escape
     if not defused:
         # hunt for a Defuse: cat pairs steal a random card, Favors make someone give one
         if valid[A_PAIR] == 1.0:
-            return A_PAIR, data
+            return A_PAIR
         if valid[FAVOR] == 1.0:
-            return FAVOR, data
+            return FAVOR
     else:
         if valid[A_TRIPLE] == 1.0:
-            return A_TRIPLE, data
+            return A_TRIPLE
         for kind in range(6, COMBO_KINDS):
             if valid[A_PAIR] == 1.0 and state[S_HAND + kind] >= 2.0 and KEEP_VALUE[kind] <= 1.5:
-                return A_PAIR, data
+                return A_PAIR
     if valid[A_FIVE] == 1.0 and not defused and state[S_DISCARD + DEFUSE] > 0.0:
-        return A_FIVE, data
-    return A_DRAW, data
+        return A_FIVE
+    return A_DRAW
 
 
 # ---- level 3: a keener policy under determinized Monte Carlo search -----------------------------
@@ -292,7 +298,12 @@ def _order_for_next(state, valid):
 @njit(cache=True)
 def keen(state, data):
     """Level 3's own policy: careful, plus what careful misses about the public face-up kitten."""
-    valid = getValidActions(state)
+    return keen_action(state, getValidActions(state)), data
+
+
+@njit(cache=True)
+def keen_action(state, valid) -> int:
+    """``keen``'s move in ``state``, whose valid actions are ``valid``."""
     phase = _phase(state)
     pending = _pending(state)
     if phase == NOPING and valid[A_NOPE] == 1.0 and state[S_FACE_UP] == 1.0 and state[S_ABOVE] == 0.0:
@@ -301,29 +312,29 @@ def keen(state, data):
         mine = state[S_MAIN] == 1.0
         standing = state[S_NOPED] == 0.0
         if _is_escape(pending) and not bottom_too and mine != standing:
-            return A_NOPE, data
+            return A_NOPE
     if phase == CHOOSE_CARD and _kittens_hidden(state) == 0.0:
         if pending == FAVOR and valid[A_GIVE + DEFUSE] == 1.0:
-            return A_GIVE + DEFUSE, data
+            return A_GIVE + DEFUSE
         if pending == A_TRIPLE:
-            return A_NAME + NOPE, data
+            return A_NAME + NOPE
     if phase == ALTERING:
-        return _order_for_next(state, valid), data
+        return _order_for_next(state, valid)
     if phase == MAIN:
         top_deadly = _deadly(state, _seen(state, 0))
         if top_deadly and state[S_DRAWS] == 1.0:
             for a in (A_TARGETED, ATTACK):  # the next player then owes two turns on it
                 if valid[a] == 1.0:
-                    return a, data
+                    return a
         if not top_deadly:
             for i in range(1, min(int(state[S_DRAWS]), 3)):
                 if _deadly(state, _seen(state, i)):  # drawing all I owe would reach it: end one turn
                     for a in (SKIP, A_REVERSE, A_BOTTOM, A_TARGETED, ATTACK):
                         if valid[a] == 1.0:
-                            return a, data
+                            return a
             if valid[FAVOR] == 1.0:
-                return FAVOR, data
-    return careful(state, data)
+                return FAVOR
+    return careful_action(state, valid)
 
 
 ROLLOUTS = 120  # played-out games per decision, shared out over the valid moves (data[0] > 0 overrides)
@@ -350,17 +361,20 @@ def sampler(state, data):
     budget = int(data[0]) if data.shape[0] > 0 and data[0] > 0.0 else ROLLOUTS
     deals = budget // choices + 1
     wins = np.zeros(NUM_ACTIONS)
+    seen = np.empty(STATE_SIZE)  # one state and one valid-action vector for every play-out step
+    allowed = np.empty(NUM_ACTIONS)
     for _ in range(deals):
         deal = sampleEnv(state)
+        env = np.empty_like(deal)
         for a in range(NUM_ACTIONS):
             if valid[a] != 1.0:
                 continue
-            env = deal.copy()
+            env[:] = deal
             stepEnv(a, env)
             while env[E_WINNER] < 0.0:
                 player = getCurrentPlayer(env)
-                seen = getPlayerState(env, player)
-                b, data = keen(seen, data) if player == me else careful(seen, data)
+                write_valid_actions(write_player_state(env, player, seen), allowed)
+                b = keen_action(seen, allowed) if player == me else careful_action(seen, allowed)
                 stepEnv(b, env)
             if int(env[E_WINNER]) == me:
                 wins[a] += 1.0

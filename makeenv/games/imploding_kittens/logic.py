@@ -259,7 +259,13 @@ def implodingDepth(env):
 
 @njit(cache=True)
 def getPlayerState(env, player):
-    state = np.zeros(STATE_SIZE, dtype=np.float64)
+    return write_player_state(env, player, np.empty(STATE_SIZE, dtype=np.float64))
+
+
+@njit(cache=True)
+def write_player_state(env, player, state):
+    """``getPlayerState(env, player)`` written into ``state`` (the play-outs reuse one array)."""
+    state[:] = 0.0
     players = int(env[E_PLAYERS])
     for k in range(HAND_KINDS):
         state[S_HAND + k] = env[E_HANDS + HAND_KINDS * player + k]
@@ -444,7 +450,13 @@ def isValidAction(state, action) -> bool:
 
 @njit(cache=True)
 def getValidActions(state):
-    valid = np.zeros(NUM_ACTIONS, dtype=np.float64)
+    return write_valid_actions(state, np.empty(NUM_ACTIONS, dtype=np.float64))
+
+
+@njit(cache=True)
+def write_valid_actions(state, valid):
+    """``getValidActions(state)`` written into ``valid`` (the play-outs reuse one array)."""
+    valid[:] = 0.0
     if state[S_OVER] != 0.0 or state[S_TO_MOVE] != 1.0:
         valid[A_PASS] = 1.0
         return valid
