@@ -40,6 +40,7 @@ from .logic import (
     NUM_CARDS,
     NUM_PLAYERS,
     NUM_RANKS,
+    NUM_SUITS,
     PASS,
     S_HAND,
     S_OTHER_COUNTS,
@@ -48,7 +49,6 @@ from .logic import (
     S_SEAT,
     SEVEN,
     checkEnded,
-    fits,
     moving,
     sampleEnv,
     stepEnv,
@@ -102,15 +102,19 @@ def steady(state, data):
 @njit(cache=True)
 def steady_move_in(env) -> int:
     """``steady_action`` for the player to move, read straight from the env (the play-outs' fast
-    path: no state is built)."""
+    path: no state is built, and only the at most two cards that fit each suit are looked at, in
+    the same order as ``steady_action``'s)."""
     mark = env[E_TO_MOVE] + 1.0
     best, best_score = PASS, -1e9
-    for c in range(NUM_CARDS):
-        s = c // NUM_RANKS
-        if env[E_WHERE + c] == mark and fits(env[E_LOW + s], env[E_HIGH + s], c):
-            score = card_score(env, E_WHERE, mark, c)
-            if score > best_score:
-                best, best_score = c, score
+    for s in range(NUM_SUITS):
+        low, high = int(env[E_LOW + s]), int(env[E_HIGH + s])
+        below, above = (SEVEN, -1) if low < 0 else (low - 1, high + 1)
+        for r in (below, above):
+            c = s * NUM_RANKS + r
+            if 0 <= r < NUM_RANKS and env[E_WHERE + c] == mark:
+                score = card_score(env, E_WHERE, mark, c)
+                if score > best_score:
+                    best, best_score = c, score
     return best
 
 
