@@ -19,7 +19,7 @@ prompt-prefix reuse re-evaluates the last prompt token alone, which llama.cpp's 
 differently from a batch).
 
 CPU kernels: models load without llama.cpp's "extra buffer types" (weights repacked for AMX and
-other CPU-specific kernels; see ``plain_cpu_weights``), so every machine runs the same kernels.
+other CPU-specific kernels), whose AMX kernels crashed on a virtual Xeon; see ``plain_cpu_weights``.
 """
 
 from __future__ import annotations
@@ -91,9 +91,9 @@ def plain_cpu_weights() -> Iterator[None]:
     llama.cpp's "extra buffer types" repack weights for kernels chosen by the CPU: AMX on Intel
     Xeons since Sapphire Rapids. Where a virtual machine reports AMX, those kernels crashed the
     process (a segmentation fault on the first multi-token decode of SmolLM2-135M; llama.cpp issue
-    #20824). Turning them off (``use_extra_bufts = False``) avoids that, and runs the same kernels,
-    with the same numbers, on every x86 machine. ``llama_cpp.Llama`` has no argument for it, so
-    the library's default model parameters are swapped for the duration.
+    #20824 reports a crash in the same kernels). Turning them off (``use_extra_bufts = False``) avoids that; the model is small enough
+    for llama.cpp's ordinary CPU kernels. ``llama_cpp.Llama`` has no argument for it, so the
+    library's default model parameters are swapped for the duration.
     """
     low_level = _require_llama_cpp().llama_cpp
     with _PARAMS_LOCK:
