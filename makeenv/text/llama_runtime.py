@@ -86,14 +86,15 @@ _PARAMS_LOCK = threading.Lock()
 
 @contextlib.contextmanager
 def plain_cpu_weights() -> Iterator[None]:
-    """While open, llama-cpp-python loads models with plain CPU kernels only.
+    """While open, llama-cpp-python loads models without repacking their weights for special kernels.
 
     llama.cpp's "extra buffer types" repack weights for kernels chosen by the CPU: AMX on Intel
     Xeons since Sapphire Rapids. Where a virtual machine reports AMX, those kernels crashed the
-    process (a segmentation fault on the first multi-token decode of SmolLM2-135M; llama.cpp issue
-    #20824 reports a crash in the same kernels). Turning them off (``use_extra_bufts = False``) avoids that; the model is small enough
-    for llama.cpp's ordinary CPU kernels. ``llama_cpp.Llama`` has no argument for it, so the
-    library's default model parameters are swapped for the duration.
+    process (a segmentation fault on the first multi-token decode of SmolLM2-135M; llama.cpp
+    issue #20824 reports a crash in the same kernels). Turning them off
+    (``use_extra_bufts = False``) avoids that; the model is small enough for llama.cpp's ordinary
+    CPU kernels. ``llama_cpp.Llama`` has no argument for it, so the library's default model
+    parameters are swapped for the duration.
     """
     low_level = _require_llama_cpp().llama_cpp
     with _PARAMS_LOCK:

@@ -247,9 +247,9 @@ def test_sample_env_shuffles_only_the_decks():
 @njit(cache=True)
 def freed(value):
     """Allocate four arrays of a state's size filled with ``value``, and free them."""
-    blocks = (np.full(L.STATE_SIZE, value), np.full(L.STATE_SIZE, value), np.full(L.STATE_SIZE, value))
-    last = np.full(L.STATE_SIZE, value)
-    return blocks[0][0] + blocks[1][0] + blocks[2][0] + last[0]
+    a, b = np.full(L.STATE_SIZE, value), np.full(L.STATE_SIZE, value)
+    c, d = np.full(L.STATE_SIZE, value), np.full(L.STATE_SIZE, value)
+    return a[0] + b[0] + c[0] + d[0]
 
 
 @njit(cache=True)

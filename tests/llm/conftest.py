@@ -32,8 +32,8 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-# ``python -m llama_cpp.server`` with the plain CPU kernels makeenv's own models use (AMX kernels
-# crash on some virtual machines; see makeenv.text.llama_runtime.plain_cpu_weights)
+# ``python -m llama_cpp.server``, its weights not repacked for AMX, as makeenv's own models (AMX
+# kernels crashed on a virtual machine; see makeenv.text.llama_runtime.plain_cpu_weights)
 SERVER_MAIN = (
     "import runpy, sys; from makeenv.text.llama_runtime import plain_cpu_weights\n"
     "sys.argv[0] = 'llama_cpp.server'\n"

@@ -228,9 +228,10 @@ def test_the_model_runs_plain_cpu_kernels_and_decodes_a_batch() -> None:
 
     model = load_model()
     assert model.llm.model_params.use_extra_bufts is False
-    assert llama_cpp.llama_cpp.llama_model_default_params().use_extra_bufts is True
+    library_defaults = llama_cpp.llama_cpp.llama_model_default_params
     with plain_cpu_weights():
         assert llama_cpp.llama_cpp.llama_model_default_params().use_extra_bufts is False
+    assert llama_cpp.llama_cpp.llama_model_default_params is library_defaults
     tokens = model.chat_tokens("You rate plans.", "Dig a well, then build a shelter. " * 8)
     assert len(tokens) > 2 * BLOCK
     rows = model.logits(tokens, first=len(tokens) - 3)
