@@ -197,7 +197,7 @@ CONFIDENT_MARGIN = 0.05  # level 2's teacher keeps the sampler's move when it wo
 
 
 @njit(cache=True)
-def sampler_wins(state, budget, data):
+def sampler_wins(state, budget):
     """The deals each valid move won out of ``deals`` random deals of the hidden cards, every move
     played out on the same deals by the careful policy: ``(wins per action, deals)``."""
     valid = getValidActions(state)
@@ -239,7 +239,7 @@ def sampled_choice(state, data, margin):
         return _first_valid(valid), data
     budget = int(data[0]) if data.shape[0] > 0 and data[0] > 0.0 else ROLLOUTS
     default, data = careful(state, data)
-    wins, deals = sampler_wins(state, budget, data)
+    wins, deals = sampler_wins(state, budget)
     best = default
     for a in range(NUM_ACTIONS):
         if valid[a] == 1.0 and wins[a] > wins[best]:
