@@ -57,7 +57,10 @@ DEFAULT_N_CTX = 2048
 # on SmolLM2-135M), so reusing a KV cache, or llama-cpp-python's prompt-prefix reuse, which
 # re-evaluates the last prompt token alone, made the same prompt give different logits depending
 # on what had been evaluated before. Evaluating every prompt in the same aligned blocks, and
-# reusing only whole blocks, makes every number a function of the tokens alone.
+# reusing only whole blocks, makes every number a function of the tokens alone. Scoring text after
+# a prompt (``LocalModel.logits`` with ``first``) evaluates the prompt up to ``first`` in those
+# blocks, the last one ending at ``first``, and the scored text in blocks of its own: the prompt's
+# cache is then the same for every text scored after it, and is reused whole.
 BLOCK = 32
 
 
@@ -164,6 +167,8 @@ class LocalModel:
         self._vocab = llama_cpp.llama_model_get_vocab(self.llm.model)
         self._batch = llama_cpp.llama_batch_init(BLOCK, 0, 1)
         self._blocks_done: list[int] = []  # tokens whose KV cache came from whole aligned blocks
+        self._prompt_done: list[int] = []  # the last call's tokens[:first + 1], whose KV cache is kept
+        self._prompt_row: Any = None  # and its logits at ``first``
         self._position = 0  # tokens in the KV cache
         self._memo: OrderedDict[tuple, Any] = OrderedDict()
         self._template = self._chat_template()
@@ -239,7 +244,10 @@ class LocalModel:
 
         Row ``j`` scores the token that would follow ``tokens[:first + j + 1]``; ``first`` defaults
         to the last position (one row: the next token). The numbers depend on ``tokens`` and
-        ``first`` only, never on what the model evaluated before (see ``BLOCK``).
+        ``first`` only, never on what the model evaluated before (see ``BLOCK``): the prompt
+        ``tokens[:first + 1]`` is evaluated in aligned blocks ending at ``first``, the tokens after
+        it in blocks of their own, so texts scored one after another after the same prompt
+        evaluate only themselves.
         """
         import numpy as np
 
@@ -251,29 +259,48 @@ class LocalModel:
         first = len(tokens) - 1 if first is None else first
         if not 0 <= first < len(tokens):
             raise ValueError(f"LocalModel.logits: first={first} is not a position of the {len(tokens)} tokens")
-        common = 0
-        for old, new in zip(self._blocks_done, tokens):
-            if old != new:
-                break
-            common += 1
-        start = min(common, first) // BLOCK * BLOCK  # whole blocks the cache holds and no output needs
-        llama_cpp, ctx = self._llama_cpp, self.llm.ctx
-        llama_cpp.llama_memory_seq_rm(llama_cpp.llama_get_memory(ctx), -1, start, -1)
-        self._blocks_done = self._blocks_done[:start]
-        rows: list[np.ndarray] = []
-        for begin in range(start, len(tokens), BLOCK):
+        prompt = tokens[: first + 1]
+        if prompt == self._prompt_done:
+            self._forget_from(first + 1)
+            rows = [self._prompt_row]
+        else:
+            common = 0
+            for old, new in zip(self._blocks_done, prompt):
+                if old != new:
+                    break
+                common += 1
+            start = min(common, first) // BLOCK * BLOCK  # whole blocks the cache holds and no output needs
+            self._forget_from(start)
+            self._prompt_done = []
+            for begin in range(start, first + 1, BLOCK):
+                block = prompt[begin : begin + BLOCK]
+                last = begin + len(block) == first + 1
+                self._decode(block, begin, [last and i == len(block) - 1 for i in range(len(block))])
+                if len(block) == BLOCK:
+                    self._blocks_done.extend(block)
+            self._prompt_row = self._logits_row(len(block) - 1)
+            self._prompt_done = prompt
+            rows = [self._prompt_row]
+        for begin in range(first + 1, len(tokens), BLOCK):
             block = tokens[begin : begin + BLOCK]
-            wanted = [begin + i >= first for i in range(len(block))]
-            self._decode(block, begin, wanted)
-            rows.extend(
-                np.ctypeslib.as_array(llama_cpp.llama_get_logits_ith(ctx, i), shape=(self.n_vocab,)).copy()
-                for i, want in enumerate(wanted)
-                if want
-            )
-            if len(block) == BLOCK:
-                self._blocks_done.extend(block)
+            self._decode(block, begin, [True] * len(block))
+            rows.extend(self._logits_row(i) for i in range(len(block)))
         self._position = len(tokens)
         return np.stack(rows)
+
+    def _forget_from(self, position: int) -> None:
+        """Drop the KV cache from ``position`` on (and from the whole blocks, the ones before it)."""
+        llama_cpp = self._llama_cpp
+        llama_cpp.llama_memory_seq_rm(llama_cpp.llama_get_memory(self.llm.ctx), -1, position, -1)
+        self._blocks_done = self._blocks_done[: position // BLOCK * BLOCK]
+
+    def _logits_row(self, index: int) -> Any:
+        """A copy of the logits at token ``index`` of the last decoded batch (one that kept them)."""
+        import numpy as np
+
+        return np.ctypeslib.as_array(
+            self._llama_cpp.llama_get_logits_ith(self.llm.ctx, index), shape=(self.n_vocab,)
+        ).copy()
 
     def next_token_logits(self, tokens: Sequence[int]) -> Any:
         """Logits of the token after ``tokens`` (a numpy vector); see ``logits``."""
@@ -291,7 +318,7 @@ class LocalModel:
             batch.logits[i] = bool(wanted[i])
         code = self._llama_cpp.llama_decode(self.llm.ctx, batch)
         if code != 0:
-            self._blocks_done = []  # unknown state: evaluate from scratch next time
+            self._blocks_done, self._prompt_done = [], []  # unknown state: evaluate from scratch next time
             raise RuntimeError(f"llama_decode failed with code {code} at position {position}")
 
     def generate(
@@ -313,7 +340,6 @@ class LocalModel:
         from ``softmax(logits / temperature)``. Each new token is evaluated alone after the prompt,
         so the text is a function of ``tokens``, the settings and ``seed``.
         """
-        import numpy as np
 
         tokens = list(tokens)
         if len(tokens) + max_tokens > self.n_ctx:
@@ -332,9 +358,7 @@ class LocalModel:
                 break
             self._decode([token], self._position, [True])
             self._position += 1
-            logits = np.ctypeslib.as_array(
-                self._llama_cpp.llama_get_logits_ith(self.llm.ctx, 0), shape=(self.n_vocab,)
-            ).copy()
+            logits = self._logits_row(0)
         return out
 
     def close(self) -> None:

@@ -372,16 +372,24 @@ def test_logits_depend_on_the_tokens_alone() -> None:
     shared = load_model()
     prompt = shared.chat_tokens("You are a careful survival expert.", AGENT_OBSERVATION)
     assert len(prompt) > 2 * BLOCK
+    answer, other = shared.tokenize(" Find water first."), shared.tokenize(" Build a shelter, then rest.")
     fresh = LocalModel(shared.path, n_ctx=shared.n_ctx, n_threads=1)  # its own, empty KV cache
     try:
         cold = fresh.next_token_logits(prompt)
+        cold_answer = fresh.logits(prompt + answer, first=len(prompt) - 1)
     finally:
         fresh.close()
+    assert cold_answer.shape == (len(answer) + 1, shared.n_vocab)
     # Every way of reaching the prompt with the shared model: a cached prefix ending inside a
-    # block, the whole prompt cached, a generation past it, an unrelated prompt in between.
+    # block, the whole prompt cached, a generation past it, an unrelated prompt in between; and
+    # the answer scored after the prompt, after another answer to it, or after the prompt alone
     for warm_up in (prompt[: BLOCK + 5], prompt[:-1], prompt, prompt + [42, 43], shared.tokenize("Bears.")):
         shared.logits(warm_up)
         assert np.array_equal(shared.next_token_logits(prompt), cold)
+    for warm_up, first in ((prompt + other, len(prompt) - 1), (prompt, None), (prompt + answer, len(prompt) + 1)):
+        shared.logits(warm_up, first=first)
+        assert np.array_equal(shared.logits(prompt + answer, first=len(prompt) - 1), cold_answer)
+    np.testing.assert_array_equal(cold_answer[0], cold)  # the prompt's own row is the next-token logits
     shared.generate(prompt[:-3], 6, temperature=0.8, seed=5)
     assert np.array_equal(shared.next_token_logits(prompt), cold)
     with pytest.raises(ValueError, match="first=99"):
