@@ -289,7 +289,7 @@ class LocalModel:
         return np.stack(rows)
 
     def _forget_from(self, position: int) -> None:
-        """Drop the KV cache from ``position`` on (and from the whole blocks, the ones before it)."""
+        """Drop the KV cache from ``position`` on; the whole blocks noted as done are those before it."""
         llama_cpp = self._llama_cpp
         llama_cpp.llama_memory_seq_rm(llama_cpp.llama_get_memory(self.llm.ctx), -1, position, -1)
         self._blocks_done = self._blocks_done[: position // BLOCK * BLOCK]
