@@ -382,7 +382,8 @@ def test_logits_depend_on_the_tokens_alone() -> None:
     assert cold_answer.shape == (len(answer) + 1, shared.n_vocab)
     # Every way of reaching the prompt with the shared model: a cached prefix ending inside a
     # block, the whole prompt cached, a generation past it, an unrelated prompt in between; and
-    # the answer scored after the prompt, after another answer to it, or after the prompt alone
+    # the answer scored after another answer to the prompt, after the prompt alone, or after the
+    # same text scored from a later position
     for warm_up in (prompt[: BLOCK + 5], prompt[:-1], prompt, prompt + [42, 43], shared.tokenize("Bears.")):
         shared.logits(warm_up)
         assert np.array_equal(shared.next_token_logits(prompt), cold)
