@@ -271,7 +271,6 @@ class LocalModel:
                 common += 1
             start = min(common, first) // BLOCK * BLOCK  # whole blocks the cache holds and no output needs
             self._forget_from(start)
-            self._prompt_done = []
             for begin in range(start, first + 1, BLOCK):
                 block = prompt[begin : begin + BLOCK]
                 last = begin + len(block) == first + 1
@@ -289,10 +288,12 @@ class LocalModel:
         return np.stack(rows)
 
     def _forget_from(self, position: int) -> None:
-        """Drop the KV cache from ``position`` on; the whole blocks noted as done are those before it."""
+        """Drop the KV cache from ``position`` on, and what notes the cache held beyond it."""
         llama_cpp = self._llama_cpp
         llama_cpp.llama_memory_seq_rm(llama_cpp.llama_get_memory(self.llm.ctx), -1, position, -1)
         self._blocks_done = self._blocks_done[: position // BLOCK * BLOCK]
+        if len(self._prompt_done) > position:
+            self._prompt_done = []
 
     def _logits_row(self, index: int) -> Any:
         """A copy of the logits at token ``index`` of the last decoded batch (one that kept them)."""
