@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from numba import njit
+from numba.extending import register_jitable
 
 from makeenv.array import runner
 from makeenv.array.agents import Bot
@@ -73,10 +73,17 @@ OPTIONAL_CONSTANTS: dict[str, str] = {
 
 
 @functools.lru_cache(maxsize=64)
-def _constant(value: int) -> Callable[[], int]:
-    """A numba function returning ``value`` (the chosen player count of a game with PARAMETERS)."""
+# The two functions below are register_jitable, not @njit: called from Python they run as Python
+# (the game's own initEnv is already compiled; an @njit closure compiled afresh in every process,
+# 51 times in a run of the test suite), and numba compiles them into compiled callers (the seed's
+# idiom, ``env.initEnv()`` inside @njit code) as it does any numba function.
 
-    @njit
+
+@functools.lru_cache(maxsize=256)
+def _constant(value: int) -> Callable[[], int]:
+    """``getAgentSize()`` returning ``value`` (the chosen player count of a game with PARAMETERS)."""
+
+    @register_jitable
     def getAgentSize() -> int:
         return value
 
@@ -86,9 +93,9 @@ def _constant(value: int) -> Callable[[], int]:
 @functools.lru_cache(maxsize=256)
 def _bound_init(init: Any, args: tuple[Any, ...]) -> Callable[[], np.ndarray]:
     """``initEnv()`` for a game with PARAMETERS: the game's ``initEnv(*args)`` (one per game and
-    options, so every env made with them shares its compiled code)."""
+    options)."""
 
-    @njit
+    @register_jitable
     def initEnv():
         return init(*args)
 

@@ -258,6 +258,25 @@ def assert_not_blank(path: Path) -> dict[str, float]:
 
 # ---------------------------------------------------------------- playing and measuring a page
 
+# Resolves as soon as the page counts more than ``after`` updates (``document.body.dataset.updates``):
+# a MutationObserver wakes it on the change itself, where ``page.wait_for_function`` polls once an
+# animation frame (16 ms a move, a fifth of a long game's time in the browser tests).
+_AFTER_UPDATE = """([after, limit]) => new Promise((resolve, reject) => {
+  const done = () => Number(document.body.dataset.updates || 0) > after;
+  if (done()) return resolve(true);
+  const timer = setTimeout(() => { watcher.disconnect(); reject(new Error(`no page update after ${limit} ms`)); }, limit);
+  const watcher = new MutationObserver(() => {
+    if (done()) { clearTimeout(timer); watcher.disconnect(); resolve(true); }
+  });
+  watcher.observe(document.body, { attributes: true, attributeFilter: ["data-updates"] });
+})"""
+
+
+def wait_for_update(page: Any, after: int, timeout_ms: int = 30_000) -> None:
+    """Wait until the page has applied more than ``after`` updates (the counter app.js keeps)."""
+    page.evaluate(_AFTER_UPDATE, [after, timeout_ms])
+
+
 # One round trip per move: where the page stands, and a point on a random playable element (or,
 # when the picture offers none, on a random action button) where a click really lands on it.
 NEXT_MOVE = """(r) => {

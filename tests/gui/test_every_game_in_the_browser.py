@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from tests.games.support import ARRAY_GAMES
-from tests.gui.conftest import NEXT_MOVE, SMALL_TEXT, assert_not_blank
+from tests.gui.conftest import NEXT_MOVE, SMALL_TEXT, assert_not_blank, wait_for_update
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -107,7 +107,7 @@ def test_play_a_whole_game_by_clicking_its_picture(game: str, host: Any, shared_
             picture_clicks += 1
         else:
             button_clicks += 1
-        page.wait_for_function(f"Number(document.body.dataset.updates) > {where['updates']}")
+        wait_for_update(page, where["updates"])
     else:
         pytest.fail(f"{game}: no end after {MAX_MOVES} moves")
     banner = where["banner"]

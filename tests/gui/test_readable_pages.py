@@ -19,7 +19,7 @@ import pytest
 
 from makeenv.gui import ServerThread, create_app
 from makeenv.gui.array_session import MAX_RECENT_MOVES, ArrayGame, ArraySession
-from tests.gui.conftest import NEXT_MOVE, REPO, SMALL_TEXT, assert_not_blank
+from tests.gui.conftest import NEXT_MOVE, REPO, SMALL_TEXT, assert_not_blank, wait_for_update
 
 MIN_TEXT_PX = 11
 LAPTOP = {"width": 1280, "height": 800}
@@ -105,7 +105,7 @@ def play_moves(page: Any, rng: random.Random, moves: int) -> dict[str, Any]:
             return where
         assert "x" in where, f"no reachable move: {where}"
         page.mouse.click(where["x"], where["y"])
-        page.wait_for_function(f"Number(document.body.dataset.updates) > {where['updates']}")
+        wait_for_update(page, where["updates"])
     return where
 
 

@@ -323,6 +323,28 @@ def test_sampled_jurors_are_reproducible() -> None:
         LocalJury(OPTIONS, 3, temperature=-1)
 
 
+def test_top_tokens_are_the_head_of_a_stable_sort() -> None:
+    """Sampling ranks only the best tokens; they must be those a stable sort of the whole
+    vocabulary puts first, ties to the lower id, with -inf and NaN logits too (no model needed)."""
+    import numpy as np
+
+    from makeenv.text.llama_runtime import _top_tokens
+
+    rng = np.random.default_rng(1)
+    for trial in range(2000):
+        size = int(rng.integers(1, 300))
+        logits = rng.standard_normal(size).astype(np.float32)
+        if trial % 4 == 1:
+            logits = rng.integers(-3, 3, size).astype(np.float32)  # many ties
+        elif trial % 4 == 2:
+            logits[rng.random(size) < 0.3] = -np.inf
+        elif trial % 4 == 3:
+            logits[rng.random(size) < 0.05] = np.nan
+        count = int(rng.integers(1, size + 5))
+        expected = np.argsort(-logits, kind="stable")[:count]
+        assert np.array_equal(_top_tokens(logits, count), expected), (trial, size, count)
+
+
 AGENT_OBSERVATION = (
     f"You are Player 0 in the Scenario Planning game.\nScenario: {SCENARIO}\nOn your turn, simply type your strategy."
 )
@@ -373,7 +395,8 @@ def test_logits_depend_on_the_tokens_alone() -> None:
     prompt = shared.chat_tokens("You are a careful survival expert.", AGENT_OBSERVATION)
     assert len(prompt) > 2 * BLOCK
     answer, other = shared.tokenize(" Find water first."), shared.tokenize(" Build a shelter, then rest.")
-    fresh = LocalModel(shared.path, n_ctx=shared.n_ctx, n_threads=1)  # its own, empty KV cache
+    # its own, empty KV cache, on a thread count no default gives (the numbers must not depend on it)
+    fresh = LocalModel(shared.path, n_ctx=shared.n_ctx, n_threads=3)
     try:
         cold = fresh.next_token_logits(prompt)
         cold_answer = fresh.logits(prompt + answer, first=len(prompt) - 1)
