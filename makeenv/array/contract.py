@@ -72,14 +72,13 @@ OPTIONAL_CONSTANTS: dict[str, str] = {
 }
 
 
-@functools.lru_cache(maxsize=64)
 # The two functions below are register_jitable, not @njit: called from Python they run as Python
 # (the game's own initEnv is already compiled; an @njit closure compiled afresh in every process,
 # 51 times in a run of the test suite), and numba compiles them into compiled callers (the seed's
 # idiom, ``env.initEnv()`` inside @njit code) as it does any numba function.
 
 
-@functools.lru_cache(maxsize=256)
+@functools.lru_cache(maxsize=64)
 def _constant(value: int) -> Callable[[], int]:
     """``getAgentSize()`` returning ``value`` (the chosen player count of a game with PARAMETERS)."""
 

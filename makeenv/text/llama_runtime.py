@@ -436,10 +436,11 @@ THREADS_ENV = "MAKEENV_LLM_THREADS"
 
 
 def default_threads() -> int:
-    """llama.cpp threads evaluating prompts for a model loaded without ``n_threads`` (generated tokens
-    take ``GENERATION_THREADS``): ``$MAKEENV_LLM_THREADS`` when set, else ``min(2, cpu_count)``. Set it to 1 where other work already keeps every core busy (the test
-    suite's workers do): with the second core busy, a game in words took 10% more CPU and longer
-    with two threads than with one."""
+    """llama.cpp threads evaluating prompts for a model loaded without ``n_threads`` (generated
+    tokens take ``GENERATION_THREADS``): ``$MAKEENV_LLM_THREADS`` when set, else ``min(2,
+    cpu_count)``. Set it to 1 where other work already keeps every core busy (the test suite's
+    workers do): with the second core busy, a game in words took 10% more CPU and longer with two
+    threads than with one."""
     value = os.environ.get(THREADS_ENV, "").strip()
     if not value:
         return max(1, min(2, os.cpu_count() or 1))
